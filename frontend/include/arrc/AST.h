@@ -46,7 +46,8 @@ enum class BinOp {
   Add, Sub, Mul, Div, Mod,
   Eq, Ne, Lt, Le, Gt, Ge,
   And, Or,                 // logical && ||
-  BitAnd, BitOr, BitXor, Shl, Shr
+  BitAnd, BitOr, BitXor, Shl, Shr,
+  Concat                   // xs ++ ys (LANGUAGE.md §7): additive precedence, left-assoc
 };
 enum class UnOp { Neg, Not, BitNot };
 
