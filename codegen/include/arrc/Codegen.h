@@ -1,0 +1,18 @@
+// Code generation: optimised IR -> OpenCL C kernels + a self-contained C++
+// header (LANGUAGE.md §8).
+#pragma once
+
+#include "arrc/IR.h"
+
+#include <string>
+
+namespace arrc {
+
+// The OpenCL C 1.2 source of all kernels of the module (--emit=opencl).
+std::string emitOpenCL(const ir::Module &module);
+
+// The C++ header: namespace <module.name>, one function per export, the
+// kernels' source embedded as a string (--emit=header, the default output).
+std::string emitHeader(const ir::Module &module);
+
+} // namespace arrc
