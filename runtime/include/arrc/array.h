@@ -1,0 +1,316 @@
+// arrc runtime: device-resident multiarrays.
+//
+// arrc::Array<T, D> is a handle (shared buffer, shape, weights) following
+// LANGUAGE.md §6: element [i0..i(D-1)] lives at
+//   buffer[i0*w0 + ... + i(D-1)*w(D-1) + wD]     (in elements, not bytes)
+// Sections, transpose and reverse only change shape/weights: the buffer is
+// shared (std::shared_ptr<Buffer>), so views are cheap and writes through a
+// view are visible in every array sharing the buffer.
+//
+// Element types: bool, int32_t, int64_t, float, double (and any trivially
+// copyable T whose layout matches an OpenCL C type). bool is stored on the
+// device as one byte (uchar, 0 or 1): kernels see `__global uchar*`.
+// Arrays of tuples are tuples of arrays (std::tuple<Array<A,D>, Array<B,D>>):
+// structure of arrays, no marshalling.
+#pragma once
+
+#include <arrc/context.h>
+
+#include <array>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace arrc {
+
+// Device storage type of a host element type (bool -> uint8_t).
+template <class T>
+using storage_t = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
+static_assert(sizeof(bool) == 1, "arrc stores bool as one byte");
+
+// One subscript of a section: an index, a triplet first:last:step (last is
+// inclusive, step may be negative, step != 0) or the whole axis.
+struct Sel {
+  enum Kind { Index, Triplet, All } kind = All;
+  int64_t first = 0, last = 0, step = 1;
+  Sel() = default;
+  Sel(int64_t i) : kind(Index), first(i) {}  // NOLINT: implicit on purpose
+  Sel(int i) : kind(Index), first(i) {}      // NOLINT
+  static Sel index(int64_t i) { return Sel(i); }
+  static Sel range(int64_t f, int64_t l, int64_t s = 1) {
+    Sel r;
+    r.kind = Triplet;
+    r.first = f;
+    r.last = l;
+    r.step = s;
+    return r;
+  }
+  static Sel all() { return Sel(); }
+};
+
+namespace detail {
+// Strided device copy between two views of equal shape (rank <= 8), by a
+// cached kernel; contiguous-to-contiguous uses clEnqueueCopyBuffer.
+void strided_copy(ContextImpl& c, size_t elem_size, int rank, const int64_t* shape,
+                  cl_mem src, const int64_t* src_w, cl_mem dst, const int64_t* dst_w);
+// Row-major host <-> view transfers (blocking).
+void read_view(ContextImpl& c, size_t elem_size, int rank, const int64_t* shape, cl_mem src,
+               const int64_t* w, void* dst);
+void write_view(ContextImpl& c, size_t elem_size, int rank, const int64_t* shape, cl_mem dst,
+                const int64_t* w, const void* src);
+BufferPtr alloc(ContextImpl& c, const std::shared_ptr<ContextImpl>& owner, size_t bytes);
+void fill_zero(ContextImpl& c, cl_mem m, size_t off, size_t bytes);
+// Computes the count of a triplet and checks its bounds (throws arrc::Error
+// "section bound ..." naming pos).
+int64_t triplet_count(const Sel& s, int64_t extent, int axis, const std::string& pos);
+}  // namespace detail
+
+template <class T, int D>
+class Array {
+  static_assert(D >= 1 && D <= 8, "arrc arrays have rank 1..8");
+
+public:
+  using value_type = T;
+  using storage_type = storage_t<T>;
+  using shape_type = std::array<int64_t, D>;
+  using weights_type = std::array<int64_t, D + 1>;
+  static constexpr int rank = D;
+
+  Array() { shape_.fill(0); weights_.fill(0); }
+  // A view of an existing buffer with explicit weights (last = offset).
+  Array(BufferPtr buf, const shape_type& shape, const weights_type& weights)
+      : buf_(std::move(buf)), shape_(shape), weights_(weights) {}
+  // A contiguous row-major array occupying `buf` from element 0.
+  Array(BufferPtr buf, const shape_type& shape)
+      : buf_(std::move(buf)), shape_(shape), weights_(row_major(shape)) {}
+
+  // Uninitialised contiguous row-major array.
+  static Array alloc(Context& ctx, const shape_type& shape) {
+    check_shape(shape);
+    return Array(ctx.alloc(count(shape) * sizeof(storage_type)), shape);
+  }
+  static Array zeros(Context& ctx, const shape_type& shape) {
+    Array a = alloc(ctx, shape);
+    ctx.fill_zero(a.buffer(), 0, a.size() * sizeof(storage_type));
+    return a;
+  }
+  // Copies size(shape) row-major elements from host memory (blocking).
+  static Array from(Context& ctx, const T* data, const shape_type& shape) {
+    Array a = alloc(ctx, shape);
+    ctx.write(a.buffer(), 0, a.size() * sizeof(storage_type), data);
+    return a;
+  }
+  static Array from(Context& ctx, const std::vector<T>& v, const shape_type& shape) {
+    check_shape(shape);
+    if (static_cast<int64_t>(v.size()) != count(shape))
+      throw Error("Array::from: host data has " + std::to_string(v.size()) +
+                  " elements but the shape needs " + std::to_string(count(shape)));
+    if constexpr (std::is_same_v<T, bool>) {
+      std::vector<uint8_t> b(v.begin(), v.end());
+      Array a = alloc(ctx, shape);
+      ctx.write(a.buffer(), 0, b.size(), b.data());
+      return a;
+    } else {
+      return from(ctx, v.data(), shape);
+    }
+  }
+  // Rank-1 convenience: shape = {v.size()}.
+  template <int E = D, class = std::enable_if_t<E == 1>>
+  static Array from(Context& ctx, const std::vector<T>& v) {
+    return from(ctx, v, shape_type{static_cast<int64_t>(v.size())});
+  }
+
+  // --- accessors (what generated code passes to kernels) ---------------------
+  cl_mem buffer() const { return buf_ ? buf_->mem() : nullptr; }
+  const BufferPtr& buffer_ptr() const { return buf_; }
+  const shape_type& shape() const { return shape_; }
+  int64_t shape(int k) const { return shape_[k]; }
+  int64_t size(int k) const { return shape_[k]; }  // A.size(k) of the language
+  int64_t size() const { return count(shape_); }   // number of elements
+  const weights_type& weights() const { return weights_; }
+  int64_t weight(int k) const { return weights_[k]; }
+  int64_t offset() const { return weights_[D]; }
+  bool empty() const { return size() == 0; }
+  // Row-major dense layout (any offset); axes of extent 1 may have any weight.
+  bool is_contiguous() const {
+    if (size() <= 1) return true;
+    auto rm = row_major(shape_);
+    for (int k = 0; k < D; ++k)
+      if (shape_[k] > 1 && weights_[k] != rm[k]) return false;
+    return true;
+  }
+
+  // --- host transfers (blocking; row-major order even for views) ------------
+  std::vector<T> to_vector() const {
+    std::vector<storage_type> v(static_cast<size_t>(size()));
+    copy_to_storage(v.data());
+    if constexpr (std::is_same_v<T, bool>) {
+      return std::vector<bool>(v.begin(), v.end());
+    } else {
+      return v;
+    }
+  }
+  void copy_to(T* dst) const { copy_to_storage(reinterpret_cast<storage_type*>(dst)); }
+  // Writes row-major host data into this array (through the view's weights).
+  void copy_from(const T* src) {
+    if (size() == 0) return;
+    detail::write_view(buf_->owner(), sizeof(storage_type), D, shape_.data(), buffer(),
+                       weights_.data(), src);
+  }
+  // Device copy of `src` (same shape) into this array (through both views).
+  void assign(const Array& src) {
+    if (src.shape_ != shape_) {
+      for (int k = 0; k < D; ++k)
+        if (src.shape_[k] != shape_[k]) throw shape_error("", shape_[k], src.shape_[k], k);
+    }
+    if (size() == 0) return;
+    detail::strided_copy(buf_->owner(), sizeof(storage_type), D, shape_.data(), src.buffer(),
+                         src.weights_.data(), buffer(), weights_.data());
+  }
+  // Contiguous row-major copy (or *this when already contiguous with offset 0).
+  Array contiguous() const {
+    if (is_contiguous() && offset() == 0) return *this;
+    Array out(detail::alloc(buf_->owner(), buf_->owner_ptr(),
+                            static_cast<size_t>(size()) * sizeof(storage_type)),
+              shape_);
+    if (size() > 0)
+      detail::strided_copy(buf_->owner(), sizeof(storage_type), D, shape_.data(), buffer(),
+                           weights_.data(), out.buffer(), out.weights_.data());
+    return out;
+  }
+  Array contiguous(Context&) const { return contiguous(); }
+  // A new array with a copy of the data (never shares the buffer).
+  Array clone() const {
+    Array out(detail::alloc(buf_->owner(), buf_->owner_ptr(),
+                            static_cast<size_t>(size()) * sizeof(storage_type)),
+              shape_);
+    if (size() > 0)
+      detail::strided_copy(buf_->owner(), sizeof(storage_type), D, shape_.data(), buffer(),
+                           weights_.data(), out.buffer(), out.weights_.data());
+    return out;
+  }
+
+  // --- views (no copy) --------------------------------------------------------
+  // Section with one Sel per axis; R = number of non-index subscripts (checked).
+  // Out-of-range indices/bounds throw arrc::Error naming `pos` ("file:line:col").
+  template <int R>
+  Array<T, R> section(const std::array<Sel, D>& sel, const std::string& pos = {}) const {
+    std::array<int64_t, R> shape{};
+    std::array<int64_t, R + 1> w{};
+    int64_t off = offset();
+    int r = 0;
+    for (int k = 0; k < D; ++k) {
+      const Sel& s = sel[k];
+      if (s.kind == Sel::Index) {
+        if (s.first < 0 || s.first >= shape_[k]) throw bounds_error(pos, s.first, shape_[k], k);
+        off += s.first * weights_[k];
+      } else {
+        if (r >= R) throw Error("section: result rank larger than " + std::to_string(R));
+        int64_t n = s.kind == Sel::All ? shape_[k] : detail::triplet_count(s, shape_[k], k, pos);
+        int64_t first = s.kind == Sel::All ? 0 : s.first;
+        int64_t step = s.kind == Sel::All ? 1 : s.step;
+        shape[r] = n;
+        w[r] = weights_[k] * step;
+        if (n > 0) off += first * weights_[k];
+        ++r;
+      }
+    }
+    if (r != R) throw Error("section: result rank " + std::to_string(r) + " != " + std::to_string(R));
+    w[R] = off;
+    return Array<T, R>(buf_, shape, w);
+  }
+  // A[..., i, ...] on one axis: rank D-1.
+  template <int E = D, class = std::enable_if_t<(E > 1)>>
+  Array<T, D - 1> index(int axis, int64_t i, const std::string& pos = {}) const {
+    if (i < 0 || i >= shape_[axis]) throw bounds_error(pos, i, shape_[axis], axis);
+    std::array<int64_t, D - 1> s{};
+    std::array<int64_t, D> w{};
+    for (int k = 0, r = 0; k < D; ++k) {
+      if (k == axis) continue;
+      s[r] = shape_[k];
+      w[r] = weights_[k];
+      ++r;
+    }
+    w[D - 1] = offset() + i * weights_[axis];
+    return Array<T, D - 1>(buf_, s, w);
+  }
+  // A[..., first:last:step, ...] on one axis (last inclusive).
+  Array slice(int axis, int64_t first, int64_t last, int64_t step = 1,
+              const std::string& pos = {}) const {
+    Sel s = Sel::range(first, last, step);
+    int64_t n = detail::triplet_count(s, shape_[axis], axis, pos);
+    Array a = *this;
+    a.shape_[axis] = n;
+    a.weights_[axis] = weights_[axis] * step;
+    if (n > 0) a.weights_[D] += first * weights_[axis];
+    return a;
+  }
+  // Reverses the order of the axes (for D = 2 the usual transpose).
+  Array transpose() const {
+    Array a = *this;
+    for (int k = 0; k < D; ++k) {
+      a.shape_[k] = shape_[D - 1 - k];
+      a.weights_[k] = weights_[D - 1 - k];
+    }
+    return a;
+  }
+  // result axis k = this axis perm[k].
+  Array permute(const std::array<int, D>& perm) const {
+    Array a = *this;
+    for (int k = 0; k < D; ++k) {
+      a.shape_[k] = shape_[perm[k]];
+      a.weights_[k] = weights_[perm[k]];
+    }
+    return a;
+  }
+  Array reverse(int axis = 0) const {
+    Array a = *this;
+    if (shape_[axis] > 0) a.weights_[D] += (shape_[axis] - 1) * weights_[axis];
+    a.weights_[axis] = -weights_[axis];
+    return a;
+  }
+  // Same buffer and size, new row-major shape (requires is_contiguous()).
+  template <int R>
+  Array<T, R> reshape(const std::array<int64_t, R>& shape) const {
+    if (!is_contiguous()) throw Error("reshape of a non-contiguous view");
+    if (Array<T, R>::count(shape) != size())
+      throw shape_error("", Array<T, R>::count(shape), size());
+    auto w = Array<T, R>::row_major(shape);
+    w[R] = offset();
+    return Array<T, R>(buf_, shape, w);
+  }
+
+  static int64_t count(const shape_type& s) {
+    int64_t n = 1;
+    for (int64_t e : s) n *= e;
+    return n;
+  }
+  static weights_type row_major(const shape_type& s) {
+    weights_type w{};
+    int64_t acc = 1;
+    for (int k = D - 1; k >= 0; --k) {
+      w[k] = acc;
+      acc *= s[k];
+    }
+    w[D] = 0;
+    return w;
+  }
+
+private:
+  static void check_shape(const shape_type& s) {
+    for (int k = 0; k < D; ++k)
+      if (s[k] < 0) throw Error(format_error(ErrorCode::negative_size, "", s[k], 0, k));
+  }
+  void copy_to_storage(storage_type* dst) const {
+    if (size() == 0) return;
+    detail::read_view(buf_->owner(), sizeof(storage_type), D, shape_.data(), buffer(),
+                      weights_.data(), dst);
+  }
+
+  BufferPtr buf_;
+  shape_type shape_;
+  weights_type weights_;
+};
+
+}  // namespace arrc

@@ -1,0 +1,271 @@
+// arrc runtime: the OpenCL context, program cache, buffer pool, kernel launch
+// and the device error buffer.
+//
+// One arrc::Context = one OpenCL device + one in-order command queue. All
+// work is enqueued in order on that queue; only reads back to the host block.
+// A Context is not thread-safe: use one per host thread (kernels obtained from
+// it carry argument state).
+#pragma once
+
+#include <arrc/error.h>
+#include <arrc/opencl.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace arrc {
+
+namespace detail {
+struct ContextImpl;
+}
+
+// ---------------------------------------------------------------------------
+// Program sources
+
+// OpenCL C source text plus build options. Make these `static` objects in
+// generated code: the (128-bit) hash of source+options is computed once at
+// construction and every object gets a process-unique id, so
+// Context::kernel(ps, name) after the first call is a hash-map lookup on the
+// id (no string hashing). The runtime always adds "-cl-std=CL1.2" to the
+// options; double kernels must contain
+//   #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+// (check Context::supports_fp64() first to report a clear error).
+class ProgramSource {
+public:
+  explicit ProgramSource(std::string source, std::string options = {});
+  ProgramSource(const ProgramSource&) = delete;
+  ProgramSource& operator=(const ProgramSource&) = delete;
+
+  const std::string& source() const { return source_; }
+  const std::string& options() const { return options_; }
+  uint64_t id() const { return id_; }
+  // 128-bit FNV-based hash of source and options (used for the disk cache).
+  const std::array<uint64_t, 2>& hash() const { return hash_; }
+
+private:
+  std::string source_, options_;
+  uint64_t id_;
+  std::array<uint64_t, 2> hash_;
+};
+
+// ---------------------------------------------------------------------------
+// Device buffers (pooled)
+
+// A device allocation owned by the context's buffer pool. When the last
+// shared_ptr to it goes away the cl_mem returns to the pool's free list for
+// its size class (and is reused by a later alloc of a fitting size). A
+// Buffer keeps the context's device state alive, so arrays may outlive the
+// Context object (the profile report is still printed at ~Context).
+class Buffer {
+public:
+  Buffer(std::shared_ptr<detail::ContextImpl> owner, cl_mem mem, size_t bytes,
+         size_t capacity);
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  cl_mem mem() const { return mem_; }
+  size_t bytes() const { return bytes_; }        // requested size
+  size_t capacity() const { return capacity_; }  // size-class size (>= bytes)
+  detail::ContextImpl& owner() const { return *owner_; }
+  const std::shared_ptr<detail::ContextImpl>& owner_ptr() const { return owner_; }
+
+private:
+  std::shared_ptr<detail::ContextImpl> owner_;
+  cl_mem mem_;
+  size_t bytes_, capacity_;
+};
+using BufferPtr = std::shared_ptr<Buffer>;
+
+// ---------------------------------------------------------------------------
+// Launch helpers
+
+// Global / local work size of 1 to 3 dimensions. A default-constructed
+// NDRange as local size means "let the implementation choose" (NULL).
+struct NDRange {
+  size_t dims = 0;
+  size_t v[3] = {1, 1, 1};
+  NDRange() = default;
+  NDRange(size_t x) : dims(1), v{x, 1, 1} {}
+  NDRange(size_t x, size_t y) : dims(2), v{x, y, 1} {}
+  NDRange(size_t x, size_t y, size_t z) : dims(3), v{x, y, z} {}
+};
+
+// A __local kernel argument of `bytes` bytes.
+struct LocalMem {
+  size_t bytes;
+};
+
+// Rounds n up to a multiple of m (m > 0). Kernels launched with a rounded-up
+// global size must guard with `if (get_global_id(0) >= n) return;`.
+inline size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
+
+namespace detail {
+template <class A, class = void>
+struct has_buffer : std::false_type {};
+template <class A>
+struct has_buffer<A, std::void_t<decltype(std::declval<const A&>().buffer())>>
+    : std::true_type {};
+void set_kernel_arg(cl_kernel k, cl_uint index, size_t size, const void* value);
+}  // namespace detail
+
+// ---------------------------------------------------------------------------
+// Context
+
+struct ContextOptions {
+  // Device selection: case-insensitive substring of the platform or device
+  // name. Empty: use $ARRC_DEVICE; if that is unset too, the first GPU of any
+  // platform, else the first CPU device, else the first device.
+  std::string device;
+  // Disk cache directory. Empty: $ARRC_CACHE_DIR, else $XDG_CACHE_HOME/arrc,
+  // else ~/.cache/arrc. "-" disables the disk cache.
+  std::string cache_dir;
+  // Profiling: -1 = from $ARRC_PROFILE (set and not "0"), 0 = off, 1 = on.
+  int profile = -1;
+};
+
+struct CacheStats {
+  uint64_t memory_hits = 0;    // kernel()/program() calls served from memory
+  uint64_t disk_hits = 0;      // programs loaded from an on-disk binary
+  uint64_t builds = 0;         // programs compiled from source
+  uint64_t disk_writes = 0;    // binaries written to disk
+  uint64_t disk_rejected = 0;  // corrupt/stale cache files ignored (then rewritten)
+};
+
+struct PoolStats {
+  uint64_t allocations = 0;   // clCreateBuffer calls
+  uint64_t reuses = 0;        // allocs served from the free lists
+  size_t cached_bytes = 0;    // bytes sitting in the free lists
+  size_t live_bytes = 0;      // bytes handed out and not yet returned
+};
+
+class Context {
+public:
+  Context();
+  explicit Context(const ContextOptions& options);
+  ~Context();  // prints the profile report when profiling is on
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  // --- device ---------------------------------------------------------------
+  cl_context context() const;
+  cl_device_id device() const;
+  cl_command_queue queue() const;
+  std::string device_name() const;
+  std::string platform_name() const;
+  std::string driver_version() const;
+  std::string describe() const;  // "device name (platform name, driver x)"
+  bool is_gpu() const;
+  bool supports_fp64() const;
+  size_t max_alloc_bytes() const;      // CL_DEVICE_MAX_MEM_ALLOC_SIZE
+  size_t global_mem_bytes() const;
+  size_t max_work_group_size() const;
+  size_t compute_units() const;
+  size_t local_mem_bytes() const;
+
+  // --- programs and kernels -------------------------------------------------
+  // Built once per context (memory cache by ProgramSource::id) and stored on
+  // disk keyed by hash(source, options, device, platform, driver version).
+  // Build failures throw arrc::Error containing the build log.
+  cl_program program(const ProgramSource& src);
+  // Cached cl_kernel of a program (owned by the context; do not release).
+  cl_kernel kernel(const ProgramSource& src, const char* name);
+  // Same, for source text built at run time (cached by the text itself).
+  cl_kernel kernel(const std::string& source, const std::string& options,
+                   const char* name);
+  CacheStats cache_stats() const;
+
+  // --- launching ------------------------------------------------------------
+  // Sets the arguments in order and enqueues the kernel. Each argument is
+  //   cl_mem                         -> a buffer argument
+  //   anything with .buffer()        -> its cl_mem (arrc::Array, pass shape
+  //                                     and weights as separate scalars)
+  //   BufferPtr / const Buffer&      -> its cl_mem
+  //   LocalMem{bytes}                -> a __local buffer
+  //   trivially copyable scalar/struct -> by value (sizeof must match the
+  //                                     OpenCL C type: int32_t=int,
+  //                                     int64_t=long, float, double, ...)
+  // local = NDRange() lets the implementation choose.
+  template <class... Args>
+  void launch(cl_kernel k, const NDRange& global, const NDRange& local,
+              const Args&... args) {
+    cl_uint i = 0;
+    (set_arg(k, i++, args), ...);
+    enqueue(k, global, local);
+  }
+  // Enqueue with arguments already set (clSetKernelArg).
+  void enqueue(cl_kernel k, const NDRange& global, const NDRange& local = {});
+
+  // --- memory ---------------------------------------------------------------
+  // Pooled allocation (uninitialised). Throws "out of device memory: ..." when
+  // bytes > max_alloc_bytes() or the device cannot allocate.
+  BufferPtr alloc(size_t bytes);
+  void write(cl_mem dst, size_t dst_offset, size_t bytes, const void* src);  // blocking
+  void read(cl_mem src, size_t src_offset, size_t bytes, void* dst);         // blocking
+  void copy(cl_mem src, size_t src_offset, cl_mem dst, size_t dst_offset, size_t bytes);
+  void fill(cl_mem dst, const void* pattern, size_t pattern_size, size_t offset, size_t bytes);
+  void fill_zero(cl_mem dst, size_t offset, size_t bytes);
+  void finish();
+  void trim_pool();  // release all cached free buffers
+  PoolStats pool_stats() const;
+
+  // --- device-side errors ---------------------------------------------------
+  // A small __global long[8] record: [0] code (the low 32 bits are the
+  // first-error-wins flag), [1] position id, [2] index, [3] extent, [4] axis.
+  // Pass it to kernels that include kernel_prelude() and may raise.
+  cl_mem error_buffer() const;
+  // Reads the record (one small blocking read). If a kernel raised an error,
+  // resets the record and throws arrc::Error formatted with
+  // positions[pos_id] ("file:line:col") as prefix. The context stays usable.
+  void check_errors(const char* const* positions = nullptr, size_t count = 0);
+
+  // --- profiling ------------------------------------------------------------
+  bool profiling() const;
+  // Per-kernel and per-transfer totals (waits for the queue).
+  std::string profile_report();
+
+  detail::ContextImpl& impl() const { return *impl_; }
+  const std::shared_ptr<detail::ContextImpl>& impl_ptr() const { return impl_; }
+
+private:
+  template <class A>
+  static void set_arg(cl_kernel k, cl_uint i, const A& a) {
+    if constexpr (std::is_same_v<A, cl_mem>) {
+      detail::set_kernel_arg(k, i, sizeof(cl_mem), &a);
+    } else if constexpr (std::is_same_v<A, LocalMem>) {
+      detail::set_kernel_arg(k, i, a.bytes, nullptr);
+    } else if constexpr (std::is_same_v<A, BufferPtr>) {
+      cl_mem m = a->mem();
+      detail::set_kernel_arg(k, i, sizeof(cl_mem), &m);
+    } else if constexpr (std::is_same_v<A, Buffer>) {
+      cl_mem m = a.mem();
+      detail::set_kernel_arg(k, i, sizeof(cl_mem), &m);
+    } else if constexpr (detail::has_buffer<A>::value) {
+      cl_mem m = a.buffer();
+      detail::set_kernel_arg(k, i, sizeof(cl_mem), &m);
+    } else {
+      static_assert(std::is_trivially_copyable_v<A>,
+                    "kernel arguments must be cl_mem, Arrays, LocalMem or "
+                    "trivially copyable values");
+      static_assert(!std::is_pointer_v<A>, "pass cl_mem, not host pointers");
+      detail::set_kernel_arg(k, i, sizeof(A), &a);
+    }
+  }
+  std::shared_ptr<detail::ContextImpl> impl_;
+};
+
+// OpenCL C helper snippet for generated kernels (include it once at the top
+// of a program). Defines ARRC_ERR_* codes and
+//   void arrc_raise(__global long* err, int code, int pos, long index, long extent, long axis);
+//   void arrc_raise_bounds(__global long* err, int pos, long index, long extent, int axis);
+//   int  arrc_in_bounds(__global long* err, int pos, long index, long extent, int axis);
+//        (returns 1 if 0 <= index < extent, else raises and returns 0)
+// The first error raised wins (atomic_cmpxchg on the 32-bit flag).
+const char* kernel_prelude();
+
+}  // namespace arrc

@@ -1,0 +1,343 @@
+// arrc runtime: primitive parallel kernels (reduce, scan, compaction, scatter,
+// gather, radix sort, segmented scan/reduce, histogram, expand).
+//
+// Every primitive is a kernel *template* instantiated textually from
+//   - an element type  (ElemType: OpenCL C type name, size, prelude),
+//   - an operator      (Operator: expression over `a` and `b` + neutral element),
+//   - a fused producer (Fused: OpenCL C functions + extra kernel arguments).
+// The program built from each distinct text is cached per context (and on
+// disk), so calling a primitive again with the same pieces only launches.
+//
+// Fused producers. The extra kernel arguments of a Fused are appended to the
+// parameter list of every kernel of the primitive. The source sees two macros:
+//   ARRC_PARAMS  ->  ", <type1> <name1>, <type2> <name2>, ..."
+//   ARRC_ARGS    ->  ", <name1>, <name2>, ..."
+// and each function it defines must take ARRC_PARAMS as trailing parameters,
+// e.g. for reduce(map(f, xs)) with f(x) = x*x:
+//   Fused in;
+//   in.source = "float arrc_load(long i ARRC_PARAMS) { float x = xs[i]; return x*x; }";
+//   in.args   = {KernelArg::buffer("__global const float*", "xs", xs_mem)};
+// The macro T is the element type name; arrc_op(a, b) and ARRC_NE are
+// available. Which functions a primitive calls is listed at each primitive.
+// Producers must be pure (they may be called more than once per index).
+//
+// Output. Results are written to a caller-provided buffer (cl_mem + element
+// offset). scan/segmented_scan also accept out == nullptr, in which case the
+// source must define `void arrc_store(long i, T v ARRC_PARAMS)` (store hook).
+//
+// All primitives enqueue on the context's in-order queue and do not block,
+// except those returning a count to the host (compact, segmented_reduce with
+// flags, expand), which read 8 bytes back.
+#pragma once
+
+#include <arrc/array.h>
+#include <arrc/context.h>
+
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace arrc {
+
+// An element type as OpenCL C sees it. `prelude` declares non-scalar types
+// (e.g. "typedef struct { float v; long i; } arrc_vi;" for argmin) and must
+// be idempotent-safe: it is emitted once per program. `size` must equal the
+// device sizeof (mind OpenCL struct alignment).
+struct ElemType {
+  std::string name;
+  size_t size = 0;
+  std::string prelude;
+  template <class T>
+  static ElemType of();
+};
+template <> inline ElemType ElemType::of<int32_t>() { return {"int", 4, ""}; }
+template <> inline ElemType ElemType::of<uint32_t>() { return {"uint", 4, ""}; }
+template <> inline ElemType ElemType::of<int64_t>() { return {"long", 8, ""}; }
+template <> inline ElemType ElemType::of<uint64_t>() { return {"ulong", 8, ""}; }
+template <> inline ElemType ElemType::of<float>() { return {"float", 4, ""}; }
+template <> inline ElemType ElemType::of<double>() { return {"double", 8, ""}; }
+template <> inline ElemType ElemType::of<uint8_t>() { return {"uchar", 1, ""}; }
+template <> inline ElemType ElemType::of<bool>() { return {"uchar", 1, ""}; }
+
+// An associative operator `a op b` as an OpenCL C expression over `a` and `b`
+// (of type T), its neutral element as OpenCL C expression, and optional helper
+// functions (prelude, may use T). `commutative` lets reduce use its fastest
+// (unordered) schedule; kind != Custom lets histogram use atomics.
+struct Operator {
+  enum Kind { Custom, Add, Mul, Min, Max };
+  std::string expr;
+  std::string neutral;
+  bool commutative = false;
+  Kind kind = Custom;
+  std::string prelude;
+
+  static Operator custom(std::string expr, std::string neutral, bool commutative = false,
+                         std::string prelude = {}) {
+    Operator o;
+    o.expr = std::move(expr);
+    o.neutral = std::move(neutral);
+    o.commutative = commutative;
+    o.prelude = std::move(prelude);
+    return o;
+  }
+  static Operator add() { return {"a + b", "(T)0", true, Add, ""}; }
+  static Operator mul() { return {"a * b", "(T)1", true, Mul, ""}; }
+  // min/max: neutral is the type's largest/smallest value (INFINITY for floats).
+  static Operator min(const ElemType& t) { return {"min(a, b)", max_value(t), true, Min, ""}; }
+  static Operator max(const ElemType& t) { return {"max(a, b)", min_value(t), true, Max, ""}; }
+  static std::string max_value(const ElemType& t);
+  static std::string min_value(const ElemType& t);
+};
+
+// One extra kernel argument of a fused producer: OpenCL C parameter type and
+// name, and its value (a cl_mem or the bytes of a scalar/struct).
+struct KernelArg {
+  std::string type;
+  std::string name;
+  cl_mem mem = nullptr;
+  bool is_mem = false;
+  unsigned char bytes[64] = {};
+  size_t size = 0;
+
+  static KernelArg buffer(std::string type, std::string name, cl_mem m) {
+    KernelArg a;
+    a.type = std::move(type);
+    a.name = std::move(name);
+    a.mem = m;
+    a.is_mem = true;
+    return a;
+  }
+  template <class S>
+  static KernelArg scalar(std::string type, std::string name, const S& v) {
+    static_assert(std::is_trivially_copyable_v<S> && sizeof(S) <= 64, "scalar argument");
+    KernelArg a;
+    a.type = std::move(type);
+    a.name = std::move(name);
+    std::memcpy(a.bytes, &v, sizeof(S));
+    a.size = sizeof(S);
+    return a;
+  }
+  // The error buffer, as `__global long* arrc_err` (for arrc_raise_*).
+  static KernelArg error_buffer(const Context& ctx) {
+    return buffer("__global long*", "arrc_err", ctx.error_buffer());
+  }
+};
+
+// OpenCL C source of fused functions + the extra arguments they read.
+struct Fused {
+  std::string source;
+  std::vector<KernelArg> args;
+  Fused& operator+=(const Fused& o) {
+    source += "\n" + o.source;
+    args.insert(args.end(), o.args.begin(), o.args.end());
+    return *this;
+  }
+};
+
+// A producer reading a (strided) buffer:
+//   T <fname>(long i ARRC_PARAMS) { return <arg>[<arg>_off + i * <arg>_stride]; }
+// with arguments <arg> (__global const T*), <arg>_off and <arg>_stride (long).
+Fused buffer_function(const std::string& fname, const ElemType& t, cl_mem buf,
+                      int64_t offset = 0, int64_t stride = 1, const std::string& arg = "");
+// The common case: `arrc_load` from a buffer.
+inline Fused load_from(const ElemType& t, cl_mem buf, int64_t offset = 0, int64_t stride = 1) {
+  return buffer_function("arrc_load", t, buf, offset, stride, "arrc_in");
+}
+
+// ---------------------------------------------------------------------------
+// Untyped primitives (what generated code calls). n = number of input elements.
+
+// out[out_index] = ne op x0 op ... op x(n-1),  x_i = arrc_load(i).
+void reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n, const Fused& in,
+            cl_mem out, int64_t out_index = 0);
+
+// Inclusive: out[i] = x0 op ... op xi; exclusive: out[i] = ne op x0 op ... op x(i-1).
+// Calls arrc_load(i); out == nullptr: calls arrc_store(i, v) instead.
+void scan(Context& ctx, const ElemType& t, const Operator& op, int64_t n, const Fused& in,
+          cl_mem out, int64_t out_offset, bool inclusive);
+
+// Stable filter: writes x_i (= arrc_load(i)) for which arrc_keep(i, x_i) != 0
+// to out[out_offset + 0 ..), returns the count. Calls
+//   T arrc_load(long i ARRC_PARAMS); int arrc_keep(long i, T v ARRC_PARAMS);
+// If count_out is given, the count (a long) is also stored there on the device.
+int64_t compact(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem out,
+                int64_t out_offset = 0, cl_mem count_out = nullptr);
+
+// dest[dest_offset + j] = arrc_load(k) where j = arrc_index(k) (long), for
+// k < n; j outside [0, dest_n) is ignored. Duplicate j: any one value wins.
+void scatter(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem dest,
+             int64_t dest_offset, int64_t dest_n);
+
+// out[out_offset + k] = src[src_offset + j * src_stride], j = arrc_index(k),
+// for k < n. j outside [0, src_n) raises a bounds error (position id pos_id,
+// axis 0) in the error buffer; call ctx.check_errors(...) afterwards.
+void gather(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem src,
+            int64_t src_offset, int64_t src_stride, int64_t src_n, cl_mem out,
+            int64_t out_offset = 0, int32_t pos_id = -1);
+
+// Stable LSD radix sort (4-bit digits) of n keys in place (keys from element
+// 0 of the buffer), ascending. Key types: int, uint, long, ulong, float,
+// double (floats ordered by IEEE total order: -0.0 before +0.0, NaNs last
+// for positive NaN). values (optional, may be nullptr) are permuted along:
+// any element type of size 1..16. n < 2^31.
+void sort_pairs(Context& ctx, const ElemType& key_type, int64_t n, cl_mem keys,
+                const ElemType* value_type = nullptr, cl_mem values = nullptr);
+
+// Segmented scan: segments start where arrc_flag(i) != 0 (element 0 always
+// starts one). Calls arrc_load(i), int arrc_flag(long i ARRC_PARAMS);
+// out == nullptr: arrc_store(i, v).
+void segmented_scan(Context& ctx, const ElemType& t, const Operator& op, int64_t n,
+                    const Fused& in, cl_mem out, int64_t out_offset, bool inclusive);
+
+// Segmented reduce with flags: one result per segment (in order) written to
+// out[out_offset + s]; returns the number of segments (0 when n == 0).
+int64_t segmented_reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n,
+                         const Fused& in, cl_mem out, int64_t out_offset = 0);
+
+// Segmented reduce with offsets: segment s is [offsets[s], offsets[s+1]) of
+// the input (offsets: __global long, nseg + 1 entries, non-decreasing); an
+// empty segment gives ne. Calls arrc_load(i).
+void segmented_reduce_offsets(Context& ctx, const ElemType& t, const Operator& op, int64_t nseg,
+                              cl_mem offsets, const Fused& in, cl_mem out,
+                              int64_t out_offset = 0);
+
+// Segmented scan with offsets (nseg + 1 longs, offsets[0] == 0, offsets[nseg] == n).
+void segmented_scan_offsets(Context& ctx, const ElemType& t, const Operator& op, int64_t n,
+                            int64_t nseg, cl_mem offsets, const Fused& in, cl_mem out,
+                            int64_t out_offset, bool inclusive);
+
+// Histogram / reduce-by-index: out[out_offset + b] = ne op (all x_i with
+// arrc_bin(i) == b), 0 <= b < nbins, other bins ignored. Calls
+//   long arrc_bin(long i ARRC_PARAMS); T arrc_load(long i ARRC_PARAMS);
+// Element size must be 4 or 8 bytes (atomics / compare-and-swap loops).
+// The order of combination is unspecified: op must be commutative.
+void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbins, int64_t n,
+               const Fused& in, cl_mem out, int64_t out_offset = 0);
+
+// Expand (flattening by expansion): for i < n, sizes s_i = arrc_size(i) >= 0
+// (long); the output has sum(s_i) elements, element j = arrc_get(i, k) where
+// i is found by binary search in the inclusive scan of sizes and
+// k = j - (start of i). Calls long arrc_size(long i ARRC_PARAMS) and
+// T arrc_get(long i, long k ARRC_PARAMS).
+struct Expanded {
+  BufferPtr data;     // count elements of t
+  int64_t count = 0;
+  BufferPtr ends;     // n longs: inclusive scan of the sizes (segment ends)
+};
+Expanded expand(Context& ctx, const ElemType& t, int64_t n, const Fused& in);
+
+// Fills out[out_offset + i] = value (an OpenCL C expression of type T) for i < n.
+void fill(Context& ctx, const ElemType& t, int64_t n, const std::string& value, cl_mem out,
+          int64_t out_offset = 0);
+
+// ---------------------------------------------------------------------------
+// Typed convenience wrappers over rank-1 arrays (views are fine: they read
+// through offset and stride). Results are new contiguous arrays.
+
+namespace detail {
+template <class T>
+Fused load_array(const Array<T, 1>& a, const std::string& fname = "arrc_load",
+                 const std::string& arg = "arrc_in") {
+  return buffer_function(fname, ElemType::of<T>(), a.buffer(), a.offset(), a.weight(0), arg);
+}
+}  // namespace detail
+
+template <class T>
+T reduce(Context& ctx, const Array<T, 1>& xs, const Operator& op) {
+  auto out = ctx.alloc(sizeof(storage_t<T>));
+  reduce(ctx, ElemType::of<T>(), op, xs.size(), detail::load_array(xs), out->mem(), 0);
+  storage_t<T> r{};
+  ctx.read(out->mem(), 0, sizeof r, &r);
+  return static_cast<T>(r);
+}
+
+template <class T>
+Array<T, 1> scan(Context& ctx, const Array<T, 1>& xs, const Operator& op, bool inclusive = true) {
+  auto out = Array<T, 1>::alloc(ctx, {xs.size()});
+  scan(ctx, ElemType::of<T>(), op, xs.size(), detail::load_array(xs), out.buffer(), 0, inclusive);
+  return out;
+}
+
+// keep: OpenCL C expression over `v` (the element) and `i` (its index).
+template <class T>
+Array<T, 1> filter(Context& ctx, const Array<T, 1>& xs, const std::string& keep) {
+  Fused in = detail::load_array(xs);
+  in.source += "\nint arrc_keep(long i, T v ARRC_PARAMS) { return (" + keep + "); }\n";
+  auto out = Array<T, 1>::alloc(ctx, {xs.size()});
+  int64_t c = compact(ctx, ElemType::of<T>(), xs.size(), in, out.buffer(), 0);
+  return Array<T, 1>(out.buffer_ptr(), {c});
+}
+
+template <class T, class I>
+Array<T, 1> gather(Context& ctx, const Array<T, 1>& xs, const Array<I, 1>& is, int32_t pos_id = -1) {
+  auto out = Array<T, 1>::alloc(ctx, {is.size()});
+  gather(ctx, ElemType::of<T>(), is.size(), detail::load_array(is, "arrc_index", "arrc_idx"),
+         xs.buffer(), xs.offset(), xs.weight(0), xs.size(), out.buffer(), 0, pos_id);
+  return out;
+}
+
+// dest (contiguous or not) is updated in place: dest[is[k]] = vs[k].
+template <class T, class I>
+void scatter(Context& ctx, Array<T, 1>& dest, const Array<I, 1>& is, const Array<T, 1>& vs) {
+  if (is.size() != vs.size()) throw shape_error("", is.size(), vs.size());
+  if (!dest.is_contiguous()) throw Error("scatter into a strided view is not supported");
+  Fused in = detail::load_array(is, "arrc_index", "arrc_idx");
+  in += detail::load_array(vs);
+  scatter(ctx, ElemType::of<T>(), is.size(), in, dest.buffer(), dest.offset(), dest.size());
+}
+
+template <class T, class I>
+Array<T, 1> histogram(Context& ctx, const Operator& op, int64_t nbins, const Array<I, 1>& is,
+                      const Array<T, 1>& vs) {
+  if (is.size() != vs.size()) throw shape_error("", is.size(), vs.size());
+  Fused in = detail::load_array(is, "arrc_bin", "arrc_idx");
+  in += detail::load_array(vs);
+  auto out = Array<T, 1>::alloc(ctx, {nbins});
+  histogram(ctx, ElemType::of<T>(), op, nbins, is.size(), in, out.buffer(), 0);
+  return out;
+}
+
+// Sorts a contiguous array in place (stable, ascending).
+template <class K>
+void sort(Context& ctx, Array<K, 1>& keys) {
+  if (!keys.is_contiguous() || keys.offset() != 0) keys = keys.contiguous();
+  sort_pairs(ctx, ElemType::of<K>(), keys.size(), keys.buffer());
+}
+template <class K, class V>
+void sort_by_key(Context& ctx, Array<K, 1>& keys, Array<V, 1>& values) {
+  if (keys.size() != values.size()) throw shape_error("", keys.size(), values.size());
+  if (!keys.is_contiguous() || keys.offset() != 0) keys = keys.contiguous();
+  if (!values.is_contiguous() || values.offset() != 0) values = values.contiguous();
+  ElemType vt = ElemType::of<V>();
+  sort_pairs(ctx, ElemType::of<K>(), keys.size(), keys.buffer(), &vt, values.buffer());
+}
+
+// flags: nonzero starts a segment.
+template <class T, class F>
+Array<T, 1> segmented_scan(Context& ctx, const Operator& op, const Array<F, 1>& flags,
+                           const Array<T, 1>& xs, bool inclusive = true) {
+  if (flags.size() != xs.size()) throw shape_error("", flags.size(), xs.size());
+  Fused in = detail::load_array(xs);
+  Fused f = detail::load_array(flags, "arrc_flag_v", "arrc_flags");
+  f.source += "\nint arrc_flag(long i ARRC_PARAMS) { return arrc_flag_v(i ARRC_ARGS) != 0; }\n";
+  in += f;
+  auto out = Array<T, 1>::alloc(ctx, {xs.size()});
+  segmented_scan(ctx, ElemType::of<T>(), op, xs.size(), in, out.buffer(), 0, inclusive);
+  return out;
+}
+
+template <class T, class F>
+Array<T, 1> segmented_reduce(Context& ctx, const Operator& op, const Array<F, 1>& flags,
+                             const Array<T, 1>& xs) {
+  if (flags.size() != xs.size()) throw shape_error("", flags.size(), xs.size());
+  Fused in = detail::load_array(xs);
+  Fused f = detail::load_array(flags, "arrc_flag_v", "arrc_flags");
+  f.source += "\nint arrc_flag(long i ARRC_PARAMS) { return arrc_flag_v(i ARRC_ARGS) != 0; }\n";
+  in += f;
+  auto out = Array<T, 1>::alloc(ctx, {xs.size()});
+  int64_t c = segmented_reduce(ctx, ElemType::of<T>(), op, xs.size(), in, out.buffer(), 0);
+  return Array<T, 1>(out.buffer_ptr(), {c});
+}
+
+}  // namespace arrc

@@ -1,0 +1,818 @@
+// arrc runtime: Context, program cache (memory + disk), buffer pool,
+// profiling, error buffer.
+#include <arrc/array.h>
+
+#include "impl.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace arrc {
+
+// ---------------------------------------------------------------------------
+// Errors
+
+const char* cl_error_name(int32_t err) {
+  switch (err) {
+#define C(x) case x: return #x;
+    C(CL_SUCCESS) C(CL_DEVICE_NOT_FOUND) C(CL_DEVICE_NOT_AVAILABLE)
+    C(CL_COMPILER_NOT_AVAILABLE) C(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+    C(CL_OUT_OF_RESOURCES) C(CL_OUT_OF_HOST_MEMORY)
+    C(CL_PROFILING_INFO_NOT_AVAILABLE) C(CL_MEM_COPY_OVERLAP)
+    C(CL_BUILD_PROGRAM_FAILURE) C(CL_MAP_FAILURE)
+    C(CL_MISALIGNED_SUB_BUFFER_OFFSET) C(CL_COMPILE_PROGRAM_FAILURE)
+    C(CL_LINK_PROGRAM_FAILURE) C(CL_INVALID_VALUE) C(CL_INVALID_DEVICE_TYPE)
+    C(CL_INVALID_PLATFORM) C(CL_INVALID_DEVICE) C(CL_INVALID_CONTEXT)
+    C(CL_INVALID_QUEUE_PROPERTIES) C(CL_INVALID_COMMAND_QUEUE)
+    C(CL_INVALID_HOST_PTR) C(CL_INVALID_MEM_OBJECT) C(CL_INVALID_BINARY)
+    C(CL_INVALID_BUILD_OPTIONS) C(CL_INVALID_PROGRAM)
+    C(CL_INVALID_PROGRAM_EXECUTABLE) C(CL_INVALID_KERNEL_NAME)
+    C(CL_INVALID_KERNEL_DEFINITION) C(CL_INVALID_KERNEL) C(CL_INVALID_ARG_INDEX)
+    C(CL_INVALID_ARG_VALUE) C(CL_INVALID_ARG_SIZE) C(CL_INVALID_KERNEL_ARGS)
+    C(CL_INVALID_WORK_DIMENSION) C(CL_INVALID_WORK_GROUP_SIZE)
+    C(CL_INVALID_WORK_ITEM_SIZE) C(CL_INVALID_GLOBAL_OFFSET)
+    C(CL_INVALID_EVENT_WAIT_LIST) C(CL_INVALID_EVENT) C(CL_INVALID_OPERATION)
+    C(CL_INVALID_BUFFER_SIZE) C(CL_INVALID_GLOBAL_WORK_SIZE)
+#undef C
+    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+    default: return "unknown OpenCL error";
+  }
+}
+
+static bool is_oom(int32_t err) {
+  return err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ||
+         err == CL_OUT_OF_HOST_MEMORY;
+}
+
+void check_cl(int32_t err, const char* what) {
+  if (err == CL_SUCCESS) return;
+  std::ostringstream os;
+  if (is_oom(err)) os << "out of device memory: ";
+  os << what << ": " << cl_error_name(err) << " (" << err << ")";
+  throw Error(os.str());
+}
+
+std::string format_error(ErrorCode code, const std::string& pos, int64_t index,
+                         int64_t extent, int64_t axis) {
+  std::ostringstream os;
+  if (!pos.empty()) os << pos << ": ";
+  switch (code) {
+    case ErrorCode::bounds:
+      os << "index " << index << " out of bounds for axis " << axis << " of size " << extent;
+      break;
+    case ErrorCode::shape:
+      os << "shape mismatch: " << index << " vs " << extent;
+      if (axis != 0) os << " (axis " << axis << ")";
+      break;
+    case ErrorCode::zip:
+      os << "zip of arrays of unequal sizes: " << index << " vs " << extent;
+      break;
+    case ErrorCode::empty:
+      os << "maximum/minimum of an empty array";
+      break;
+    case ErrorCode::section:
+      os << "section bound " << index << " out of range for axis " << axis << " of size "
+         << extent;
+      break;
+    case ErrorCode::negative_size:
+      os << "negative size " << index;
+      break;
+    case ErrorCode::none:
+    case ErrorCode::generic:
+    default:
+      os << "runtime error (code " << static_cast<int>(code) << ", values " << index << ", "
+         << extent << ", " << axis << ")";
+      break;
+  }
+  return os.str();
+}
+
+const char* kernel_prelude() {
+  return R"CLC(
+#ifndef ARRC_PRELUDE_H
+#define ARRC_PRELUDE_H
+#define ARRC_ERR_BOUNDS 1
+#define ARRC_ERR_SHAPE 2
+#define ARRC_ERR_ZIP 3
+#define ARRC_ERR_EMPTY 4
+#define ARRC_ERR_SECTION 5
+#define ARRC_ERR_NEGATIVE_SIZE 6
+#define ARRC_ERR_GENERIC 7
+inline void arrc_raise(__global long* err, int code, int pos, long index, long extent, long axis) {
+  if (atomic_cmpxchg((volatile __global int*)err, 0, code) == 0) {
+    err[1] = pos; err[2] = index; err[3] = extent; err[4] = axis;
+  }
+}
+inline void arrc_raise_bounds(__global long* err, int pos, long index, long extent, int axis) {
+  arrc_raise(err, ARRC_ERR_BOUNDS, pos, index, extent, axis);
+}
+inline int arrc_in_bounds(__global long* err, int pos, long index, long extent, int axis) {
+  if (index < 0 || index >= extent) { arrc_raise_bounds(err, pos, index, extent, axis); return 0; }
+  return 1;
+}
+#endif
+)CLC";
+}
+
+// ---------------------------------------------------------------------------
+// Hashing
+
+namespace {
+struct Hasher {
+  uint64_t a = 1469598103934665603ULL, b = 0x9e3779b97f4a7c15ULL;
+  void add(const void* p, size_t n) {
+    const unsigned char* s = static_cast<const unsigned char*>(p);
+    for (size_t i = 0; i < n; ++i) {
+      a = (a ^ s[i]) * 1099511628211ULL;
+      b = (b ^ s[i]) * 0x100000001b3ULL + 0x2545f4914f6cdd1dULL;
+      b ^= b >> 29;
+    }
+  }
+  void add(const std::string& s) {
+    uint64_t n = s.size();
+    add(&n, sizeof n);
+    add(s.data(), s.size());
+  }
+};
+std::string hex(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64, v);
+  return buf;
+}
+std::atomic<uint64_t> next_program_id{1};
+}  // namespace
+
+ProgramSource::ProgramSource(std::string source, std::string options)
+    : source_(std::move(source)), options_(std::move(options)), id_(next_program_id++) {
+  Hasher h;
+  h.add(source_);
+  h.add(options_);
+  hash_ = {h.a, h.b};
+}
+
+// ---------------------------------------------------------------------------
+// Device selection
+
+namespace {
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+std::string platform_str(cl_platform_id p, cl_platform_info what) {
+  size_t n = 0;
+  if (clGetPlatformInfo(p, what, 0, nullptr, &n) != CL_SUCCESS) return {};
+  std::string s(n, '\0');
+  clGetPlatformInfo(p, what, n, s.data(), nullptr);
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+std::string device_str(cl_device_id d, cl_device_info what) {
+  size_t n = 0;
+  if (clGetDeviceInfo(d, what, 0, nullptr, &n) != CL_SUCCESS) return {};
+  std::string s(n, '\0');
+  clGetDeviceInfo(d, what, n, s.data(), nullptr);
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+template <class T>
+T device_val(cl_device_id d, cl_device_info what) {
+  T v{};
+  clGetDeviceInfo(d, what, sizeof v, &v, nullptr);
+  return v;
+}
+const char* getenv_nonempty(const char* n) {
+  const char* v = std::getenv(n);
+  return (v && *v) ? v : nullptr;
+}
+}  // namespace
+
+namespace detail {
+
+void set_kernel_arg(cl_kernel k, cl_uint index, size_t size, const void* value) {
+  cl_int err = clSetKernelArg(k, index, size, value);
+  if (err != CL_SUCCESS) {
+    std::string what = "clSetKernelArg(" + kernel_name_of(k) + ", arg " +
+                       std::to_string(index) + ", " + std::to_string(size) + " bytes)";
+    check_cl(err, what.c_str());
+  }
+}
+
+std::string kernel_name_of(cl_kernel k) {
+  size_t n = 0;
+  if (clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, 0, nullptr, &n) != CL_SUCCESS) return "?";
+  std::string s(n, '\0');
+  clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, n, s.data(), nullptr);
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+size_t size_class(size_t bytes) {
+  if (bytes <= 256) return 256;
+  size_t p = 1;
+  while (p * 2 <= bytes) p *= 2;
+  size_t step = std::max<size_t>(p / 8, 1);
+  return (bytes + step - 1) / step * step;
+}
+
+ContextImpl::~ContextImpl() {
+  if (queue) clFinish(queue);
+  for (auto& e : events) clReleaseEvent(e.event);
+  for (auto& [id, pe] : programs) {
+    for (auto& [n, k] : pe.kernels) clReleaseKernel(k);
+    if (pe.program) clReleaseProgram(pe.program);
+  }
+  for (auto& [c, v] : free_lists)
+    for (cl_mem m : v) clReleaseMemObject(m);
+  if (err_buf) clReleaseMemObject(err_buf);
+  if (pinned) {
+    if (pinned_ptr) clEnqueueUnmapMemObject(queue, pinned, pinned_ptr, 0, nullptr, nullptr);
+    clFinish(queue);
+    clReleaseMemObject(pinned);
+  }
+  if (queue) clReleaseCommandQueue(queue);
+  if (context) clReleaseContext(context);
+}
+
+
+void ContextImpl::track(cl_event ev, const char* name, size_t bytes) {
+  if (!ev) return;
+  events.push_back({name, ev, bytes});
+  if (events.size() >= 4096) drain_events();
+}
+
+void ContextImpl::drain_events() {
+  if (events.empty()) return;
+  clFinish(queue);
+  for (auto& e : events) {
+    cl_ulong t0 = 0, t1 = 0;
+    if (clGetEventProfilingInfo(e.event, CL_PROFILING_COMMAND_START, sizeof t0, &t0, nullptr) ==
+            CL_SUCCESS &&
+        clGetEventProfilingInfo(e.event, CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr) ==
+            CL_SUCCESS) {
+      auto& t = totals[e.name];
+      t.count++;
+      t.ms += (t1 - t0) * 1e-6;
+      t.bytes += e.bytes;
+    }
+    clReleaseEvent(e.event);
+  }
+  events.clear();
+}
+
+std::string ContextImpl::report() {
+  drain_events();
+  std::ostringstream os;
+  os << "arrc profile (" << device_name << ")\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "  %-40s %8s %12s %12s %10s\n", "kernel/transfer", "calls",
+                "total ms", "avg us", "GB/s");
+  os << line;
+  std::vector<std::pair<std::string, Totals>> v(totals.begin(), totals.end());
+  std::sort(v.begin(), v.end(), [](auto& x, auto& y) { return x.second.ms > y.second.ms; });
+  for (auto& [n, t] : v) {
+    double gbs = t.bytes > 0 && t.ms > 0 ? t.bytes / (t.ms * 1e6) : 0;
+    std::snprintf(line, sizeof line, "  %-40s %8llu %12.3f %12.2f %10.2f\n", n.c_str(),
+                  static_cast<unsigned long long>(t.count), t.ms, t.ms * 1e3 / t.count, gbs);
+    os << line;
+  }
+  return os.str();
+}
+
+static std::string cache_file(const ContextImpl& c, const ProgramSource& src,
+                              std::array<uint64_t, 2>& key) {
+  Hasher h;
+  h.add(&src.hash()[0], 16);
+  h.add(c.device_name);
+  h.add(c.platform_name);
+  h.add(c.driver_version);
+  h.add(c.device_version);
+  key = {h.a, h.b};
+  return c.cache_dir + "/" + hex(h.a) + hex(h.b) + ".clbin";
+}
+
+static const char kMagic[8] = {'A', 'R', 'R', 'C', 'B', 'I', 'N', '1'};
+
+static bool load_binary(const std::string& path, const std::array<uint64_t, 2>& key,
+                        std::vector<unsigned char>& out) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return false;
+  char magic[8];
+  uint64_t k[2], size = 0, sum = 0;
+  if (!f.read(magic, 8) || std::memcmp(magic, kMagic, 8) != 0) return false;
+  if (!f.read(reinterpret_cast<char*>(k), 16) || k[0] != key[0] || k[1] != key[1]) return false;
+  if (!f.read(reinterpret_cast<char*>(&size), 8) || size == 0 || size > (1ull << 31)) return false;
+  out.resize(size);
+  if (!f.read(reinterpret_cast<char*>(out.data()), size)) return false;
+  if (!f.read(reinterpret_cast<char*>(&sum), 8)) return false;
+  Hasher h;
+  h.add(out.data(), out.size());
+  return h.a == sum;
+}
+
+static void store_binary(const std::string& dir, const std::string& path,
+                         const std::array<uint64_t, 2>& key,
+                         const std::vector<unsigned char>& bin) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  std::string tmp = path + ".tmp" + std::to_string(reinterpret_cast<uintptr_t>(&bin)) +
+                    std::to_string(std::rand());
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) return;
+    uint64_t size = bin.size();
+    Hasher h;
+    h.add(bin.data(), bin.size());
+    f.write(kMagic, 8);
+    f.write(reinterpret_cast<const char*>(key.data()), 16);
+    f.write(reinterpret_cast<const char*>(&size), 8);
+    f.write(reinterpret_cast<const char*>(bin.data()), size);
+    f.write(reinterpret_cast<const char*>(&h.a), 8);
+    if (!f) {
+      std::filesystem::remove(tmp, ec);
+      return;
+    }
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) std::filesystem::remove(tmp, ec);
+}
+
+static std::string build_log(cl_program p, cl_device_id d) {
+  size_t n = 0;
+  clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+  std::string s(n, '\0');
+  clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, n, s.data(), nullptr);
+  while (!s.empty() && (s.back() == '\0' || s.back() == '\n')) s.pop_back();
+  return s;
+}
+
+cl_program ContextImpl::build(const ProgramSource& src) {
+  std::string opts = "-cl-std=CL1.2";
+  if (!src.options().empty()) opts += " " + src.options();
+  std::array<uint64_t, 2> key{};
+  std::string path;
+  if (!cache_dir.empty()) {
+    path = cache_file(*this, src, key);
+    std::vector<unsigned char> bin;
+    if (std::filesystem::exists(path)) {
+      bool ok = load_binary(path, key, bin);
+      if (ok) {
+        const unsigned char* bp = bin.data();
+        size_t bs = bin.size();
+        cl_int st = CL_SUCCESS, err = CL_SUCCESS;
+        cl_program p = clCreateProgramWithBinary(context, 1, &device, &bs, &bp, &st, &err);
+        if (p && err == CL_SUCCESS && st == CL_SUCCESS &&
+            clBuildProgram(p, 1, &device, opts.c_str(), nullptr, nullptr) == CL_SUCCESS) {
+          stats.disk_hits++;
+          return p;
+        }
+        if (p) clReleaseProgram(p);
+      }
+      stats.disk_rejected++;
+    }
+  }
+  const char* s = src.source().c_str();
+  size_t len = src.source().size();
+  cl_int err = CL_SUCCESS;
+  cl_program p = clCreateProgramWithSource(context, 1, &s, &len, &err);
+  check_cl(err, "clCreateProgramWithSource");
+  err = clBuildProgram(p, 1, &device, opts.c_str(), nullptr, nullptr);
+  if (err != CL_SUCCESS) {
+    std::string log = build_log(p, device);
+    clReleaseProgram(p);
+    throw Error("OpenCL program build failed on " + device_name + " (" + cl_error_name(err) +
+                "):\n" + log);
+  }
+  stats.builds++;
+  if (!cache_dir.empty()) {
+    size_t bs = 0;
+    if (clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof bs, &bs, nullptr) == CL_SUCCESS &&
+        bs > 0) {
+      std::vector<unsigned char> bin(bs);
+      unsigned char* bp = bin.data();
+      if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bp, &bp, nullptr) == CL_SUCCESS) {
+        store_binary(cache_dir, path, key, bin);
+        stats.disk_writes++;
+      }
+    }
+  }
+  return p;
+}
+
+cl_program ContextImpl::get_program(const ProgramSource& src) {
+  auto it = programs.find(src.id());
+  if (it != programs.end()) {
+    stats.memory_hits++;
+    return it->second.program;
+  }
+  cl_program p = build(src);
+  programs[src.id()].program = p;
+  return p;
+}
+
+cl_kernel ContextImpl::get_kernel(const ProgramSource& src, const char* name) {
+  auto it = programs.find(src.id());
+  ProgramEntry* pe;
+  if (it != programs.end()) {
+    stats.memory_hits++;
+    pe = &it->second;
+    for (auto& [n, k] : pe->kernels)
+      if (n == name) return k;
+  } else {
+    cl_program p = build(src);
+    pe = &programs[src.id()];
+    pe->program = p;
+  }
+  cl_int err = CL_SUCCESS;
+  cl_kernel k = clCreateKernel(pe->program, name, &err);
+  if (err != CL_SUCCESS)
+    throw Error(std::string("no kernel named '") + name + "' in program (" +
+                cl_error_name(err) + ")");
+  pe->kernels.emplace_back(name, k);
+  return k;
+}
+
+void ContextImpl::release_to_pool(cl_mem m, size_t capacity, size_t bytes) {
+  std::lock_guard<std::mutex> lock(pool_mutex);
+  pool.live_bytes -= bytes;
+  size_t limit = global_mem / 2;
+  if (pool.cached_bytes + capacity > limit) {
+    clReleaseMemObject(m);
+    return;
+  }
+  free_lists[capacity].push_back(m);
+  pool.cached_bytes += capacity;
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------
+// Buffer
+
+Buffer::Buffer(std::shared_ptr<detail::ContextImpl> owner, cl_mem mem, size_t bytes,
+               size_t capacity)
+    : owner_(std::move(owner)), mem_(mem), bytes_(bytes), capacity_(capacity) {}
+
+Buffer::~Buffer() {
+  if (mem_) owner_->release_to_pool(mem_, capacity_, bytes_);
+}
+
+// ---------------------------------------------------------------------------
+// Context
+
+Context::Context() : Context(ContextOptions{}) {}
+
+Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::ContextImpl>()) {
+  auto& c = *impl_;
+  cl_uint np = 0;
+  cl_int err = clGetPlatformIDs(0, nullptr, &np);
+  if (err != CL_SUCCESS || np == 0)
+    throw Error(
+        "no OpenCL platform found (" + std::string(cl_error_name(err)) +
+        "): install an OpenCL driver, e.g. `apt install pocl-opencl-icd` for a CPU device "
+        "(or your GPU vendor's OpenCL ICD)");
+  std::vector<cl_platform_id> plats(np);
+  clGetPlatformIDs(np, plats.data(), nullptr);
+
+  struct Cand { cl_platform_id p; cl_device_id d; std::string pname, dname; cl_device_type t; };
+  std::vector<Cand> cands;
+  for (auto p : plats) {
+    cl_uint nd = 0;
+    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &nd) != CL_SUCCESS || nd == 0) continue;
+    std::vector<cl_device_id> devs(nd);
+    clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, nd, devs.data(), nullptr);
+    for (auto d : devs)
+      cands.push_back({p, d, platform_str(p, CL_PLATFORM_NAME), device_str(d, CL_DEVICE_NAME),
+                       device_val<cl_device_type>(d, CL_DEVICE_TYPE)});
+  }
+  if (cands.empty())
+    throw Error("no OpenCL device found on " + std::to_string(np) +
+                " platform(s): install an OpenCL driver, e.g. `apt install pocl-opencl-icd`");
+  std::string filter = opt.device;
+  if (filter.empty())
+    if (const char* e = getenv_nonempty("ARRC_DEVICE")) filter = e;
+  const Cand* chosen = nullptr;
+  if (!filter.empty()) {
+    std::string f = lower(filter);
+    for (auto& cd : cands)
+      if (lower(cd.pname).find(f) != std::string::npos ||
+          lower(cd.dname).find(f) != std::string::npos) {
+        chosen = &cd;
+        break;
+      }
+    if (!chosen) {
+      std::string avail;
+      for (auto& cd : cands) avail += "\n  " + cd.dname + " (platform " + cd.pname + ")";
+      throw Error("ARRC_DEVICE '" + filter + "' matches no OpenCL platform or device; available:" +
+                  avail);
+    }
+  } else {
+    for (auto& cd : cands)
+      if (cd.t & CL_DEVICE_TYPE_GPU) { chosen = &cd; break; }
+    if (!chosen)
+      for (auto& cd : cands)
+        if (cd.t & CL_DEVICE_TYPE_CPU) { chosen = &cd; break; }
+    if (!chosen) chosen = &cands.front();
+  }
+  c.platform = chosen->p;
+  c.device = chosen->d;
+  c.device_name = chosen->dname;
+  c.platform_name = chosen->pname;
+  c.gpu = (chosen->t & CL_DEVICE_TYPE_GPU) != 0;
+  c.driver_version = device_str(c.device, CL_DRIVER_VERSION);
+  c.device_version = device_str(c.device, CL_DEVICE_VERSION);
+  std::string ext = device_str(c.device, CL_DEVICE_EXTENSIONS);
+  c.fp64 = ext.find("cl_khr_fp64") != std::string::npos ||
+           device_val<cl_device_fp_config>(c.device, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
+  c.unified_memory = device_val<cl_bool>(c.device, CL_DEVICE_HOST_UNIFIED_MEMORY) != 0;
+  c.max_alloc = device_val<cl_ulong>(c.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  c.global_mem = device_val<cl_ulong>(c.device, CL_DEVICE_GLOBAL_MEM_SIZE);
+  c.max_wg = device_val<size_t>(c.device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  c.compute_units = device_val<cl_uint>(c.device, CL_DEVICE_MAX_COMPUTE_UNITS);
+  c.local_mem = device_val<cl_ulong>(c.device, CL_DEVICE_LOCAL_MEM_SIZE);
+
+  if (opt.profile >= 0) {
+    c.profile = opt.profile > 0;
+  } else if (const char* p = getenv_nonempty("ARRC_PROFILE")) {
+    c.profile = std::strcmp(p, "0") != 0;
+  }
+
+  if (!opt.cache_dir.empty()) {
+    c.cache_dir = opt.cache_dir == "-" ? "" : opt.cache_dir;
+  } else if (const char* d = getenv_nonempty("ARRC_CACHE_DIR")) {
+    c.cache_dir = std::strcmp(d, "-") == 0 ? "" : d;
+  } else if (const char* x = getenv_nonempty("XDG_CACHE_HOME")) {
+    c.cache_dir = std::string(x) + "/arrc";
+  } else if (const char* h = getenv_nonempty("HOME")) {
+    c.cache_dir = std::string(h) + "/.cache/arrc";
+  }
+
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                   reinterpret_cast<cl_context_properties>(c.platform), 0};
+  c.context = clCreateContext(props, 1, &c.device, nullptr, nullptr, &err);
+  check_cl(err, "clCreateContext");
+  c.queue = clCreateCommandQueue(c.context, c.device,
+                                 c.profile ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
+  check_cl(err, "clCreateCommandQueue");
+  c.err_buf = clCreateBuffer(c.context, CL_MEM_READ_WRITE, 64, nullptr, &err);
+  check_cl(err, "clCreateBuffer(error buffer)");
+  int64_t zeros[8] = {};
+  check_cl(clEnqueueWriteBuffer(c.queue, c.err_buf, CL_TRUE, 0, 64, zeros, 0, nullptr, nullptr),
+           "initialising the error buffer");
+}
+
+Context::~Context() {
+  if (impl_ && impl_->profile) {
+    std::string r = impl_->report();
+    std::fputs(r.c_str(), stderr);
+  }
+}
+
+cl_context Context::context() const { return impl_->context; }
+cl_device_id Context::device() const { return impl_->device; }
+cl_command_queue Context::queue() const { return impl_->queue; }
+std::string Context::device_name() const { return impl_->device_name; }
+std::string Context::platform_name() const { return impl_->platform_name; }
+std::string Context::driver_version() const { return impl_->driver_version; }
+std::string Context::describe() const {
+  return impl_->device_name + " (" + impl_->platform_name + ", driver " + impl_->driver_version +
+         ")";
+}
+bool Context::is_gpu() const { return impl_->gpu; }
+bool Context::supports_fp64() const { return impl_->fp64; }
+size_t Context::max_alloc_bytes() const { return impl_->max_alloc; }
+size_t Context::global_mem_bytes() const { return impl_->global_mem; }
+size_t Context::max_work_group_size() const { return impl_->max_wg; }
+size_t Context::compute_units() const { return impl_->compute_units; }
+size_t Context::local_mem_bytes() const { return impl_->local_mem; }
+
+cl_program Context::program(const ProgramSource& src) { return impl_->get_program(src); }
+cl_kernel Context::kernel(const ProgramSource& src, const char* name) {
+  return impl_->get_kernel(src, name);
+}
+cl_kernel Context::kernel(const std::string& source, const std::string& options,
+                          const char* name) {
+  std::string key;
+  key.reserve(options.size() + 1 + source.size());
+  key += options;
+  key += '\x01';
+  key += source;
+  auto& m = impl_->dynamic_sources;
+  auto it = m.find(key);
+  if (it == m.end())
+    it = m.emplace(std::move(key), std::make_unique<ProgramSource>(source, options)).first;
+  return impl_->get_kernel(*it->second, name);
+}
+CacheStats Context::cache_stats() const { return impl_->stats; }
+
+void Context::enqueue(cl_kernel k, const NDRange& global, const NDRange& local) {
+  for (size_t i = 0; i < global.dims; ++i)
+    if (global.v[i] == 0) return;
+  auto& c = *impl_;
+  cl_event ev = nullptr;
+  cl_int err = clEnqueueNDRangeKernel(c.queue, k, static_cast<cl_uint>(global.dims), nullptr,
+                                      global.v, local.dims ? local.v : nullptr, 0, nullptr,
+                                      c.profile ? &ev : nullptr);
+  if (err != CL_SUCCESS) {
+    std::string what = "launching kernel " + detail::kernel_name_of(k);
+    check_cl(err, what.c_str());
+  }
+  if (ev) c.track(ev, detail::kernel_name_of(k).c_str(), 0);
+}
+
+BufferPtr Context::alloc(size_t bytes) { return detail::alloc(*impl_, impl_, bytes); }
+
+namespace detail {
+BufferPtr alloc(ContextImpl& c, const std::shared_ptr<ContextImpl>& owner, size_t bytes) {
+  if (bytes == 0) bytes = 1;
+  if (bytes > c.max_alloc)
+    throw Error("out of device memory: allocation of " + std::to_string(bytes) +
+                " bytes exceeds the device's maximum allocation size of " +
+                std::to_string(c.max_alloc) + " bytes (" + c.device_name + ")");
+  size_t cap = size_class(bytes);
+  if (cap > c.max_alloc) cap = bytes;
+  {
+    std::lock_guard<std::mutex> lock(c.pool_mutex);
+    auto it = c.free_lists.find(cap);
+    if (it != c.free_lists.end() && !it->second.empty()) {
+      cl_mem m = it->second.back();
+      it->second.pop_back();
+      c.pool.cached_bytes -= cap;
+      c.pool.reuses++;
+      c.pool.live_bytes += bytes;
+      return std::make_shared<Buffer>(owner, m, bytes, cap);
+    }
+  }
+  cl_int err = CL_SUCCESS;
+  cl_mem m = clCreateBuffer(c.context, CL_MEM_READ_WRITE, cap, nullptr, &err);
+  if (err != CL_SUCCESS) {
+    c.trim();
+    m = clCreateBuffer(c.context, CL_MEM_READ_WRITE, cap, nullptr, &err);
+  }
+  if (err != CL_SUCCESS) {
+    std::string what = "allocating " + std::to_string(bytes) + " bytes on " + c.device_name;
+    if (err == CL_INVALID_BUFFER_SIZE) err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    check_cl(err, what.c_str());
+  }
+  std::lock_guard<std::mutex> lock(c.pool_mutex);
+  c.pool.allocations++;
+  c.pool.live_bytes += bytes;
+  return std::make_shared<Buffer>(owner, m, bytes, cap);
+}
+
+void ContextImpl::trim() {
+  std::lock_guard<std::mutex> lock(pool_mutex);
+  for (auto& [cap, v] : free_lists)
+    for (cl_mem m : v) clReleaseMemObject(m);
+  free_lists.clear();
+  pool.cached_bytes = 0;
+}
+}  // namespace detail
+
+void Context::trim_pool() { impl_->trim(); }
+PoolStats Context::pool_stats() const {
+  std::lock_guard<std::mutex> lock(impl_->pool_mutex);
+  return impl_->pool;
+}
+
+static constexpr size_t kPinnedThreshold = 1 << 20;
+static constexpr size_t kPinnedChunk = 32 << 20;
+
+static bool ensure_pinned(detail::ContextImpl& c) {
+  if (c.unified_memory) return false;
+  if (c.pinned) return c.pinned_ptr != nullptr;
+  cl_int err = CL_SUCCESS;
+  c.pinned = clCreateBuffer(c.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, kPinnedChunk,
+                            nullptr, &err);
+  if (err != CL_SUCCESS) {
+    c.pinned = nullptr;
+    c.unified_memory = true;  // do not try again
+    return false;
+  }
+  c.pinned_ptr = clEnqueueMapBuffer(c.queue, c.pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                    kPinnedChunk, 0, nullptr, nullptr, &err);
+  if (err != CL_SUCCESS) c.pinned_ptr = nullptr;
+  c.pinned_bytes = kPinnedChunk;
+  return c.pinned_ptr != nullptr;
+}
+
+namespace detail {
+void host_write(ContextImpl& c, cl_mem dst, size_t off, size_t bytes, const void* src) {
+  if (bytes == 0) return;
+  const char* s = static_cast<const char*>(src);
+  if (bytes >= kPinnedThreshold && ensure_pinned(c)) {
+    for (size_t done = 0; done < bytes;) {
+      size_t n = std::min(bytes - done, c.pinned_bytes);
+      std::memcpy(c.pinned_ptr, s + done, n);
+      cl_event ev = nullptr;
+      check_cl(clEnqueueWriteBuffer(c.queue, dst, CL_TRUE, off + done, n, c.pinned_ptr, 0,
+                                    nullptr, c.profile ? &ev : nullptr),
+               "host-to-device copy");
+      c.track(ev, "[write host->device]", n);
+      done += n;
+    }
+    return;
+  }
+  cl_event ev = nullptr;
+  check_cl(clEnqueueWriteBuffer(c.queue, dst, CL_TRUE, off, bytes, s, 0, nullptr,
+                                c.profile ? &ev : nullptr),
+           "host-to-device copy");
+  c.track(ev, "[write host->device]", bytes);
+}
+
+void host_read(ContextImpl& c, cl_mem src, size_t off, size_t bytes, void* dst) {
+  if (bytes == 0) return;
+  char* d = static_cast<char*>(dst);
+  if (bytes >= kPinnedThreshold && ensure_pinned(c)) {
+    for (size_t done = 0; done < bytes;) {
+      size_t n = std::min(bytes - done, c.pinned_bytes);
+      cl_event ev = nullptr;
+      check_cl(clEnqueueReadBuffer(c.queue, src, CL_TRUE, off + done, n, c.pinned_ptr, 0,
+                                   nullptr, c.profile ? &ev : nullptr),
+               "device-to-host copy");
+      c.track(ev, "[read device->host]", n);
+      std::memcpy(d + done, c.pinned_ptr, n);
+      done += n;
+    }
+    return;
+  }
+  cl_event ev = nullptr;
+  check_cl(clEnqueueReadBuffer(c.queue, src, CL_TRUE, off, bytes, d, 0, nullptr,
+                               c.profile ? &ev : nullptr),
+           "device-to-host copy");
+  c.track(ev, "[read device->host]", bytes);
+}
+
+}  // namespace detail
+
+void Context::write(cl_mem dst, size_t off, size_t bytes, const void* src) {
+  detail::host_write(*impl_, dst, off, bytes, src);
+}
+void Context::read(cl_mem src, size_t off, size_t bytes, void* dst) {
+  detail::host_read(*impl_, src, off, bytes, dst);
+}
+
+void Context::copy(cl_mem src, size_t so, cl_mem dst, size_t dof, size_t bytes) {
+  if (bytes == 0) return;
+  auto& c = *impl_;
+  cl_event ev = nullptr;
+  check_cl(clEnqueueCopyBuffer(c.queue, src, dst, so, dof, bytes, 0, nullptr,
+                               c.profile ? &ev : nullptr),
+           "device-to-device copy");
+  c.track(ev, "[copy device->device]", 2 * bytes);
+}
+
+void Context::fill(cl_mem dst, const void* pattern, size_t ps, size_t off, size_t bytes) {
+  if (bytes == 0) return;
+  auto& c = *impl_;
+  cl_event ev = nullptr;
+  check_cl(clEnqueueFillBuffer(c.queue, dst, pattern, ps, off, bytes, 0, nullptr,
+                               c.profile ? &ev : nullptr),
+           "clEnqueueFillBuffer");
+  c.track(ev, "[fill]", bytes);
+}
+
+void Context::fill_zero(cl_mem dst, size_t off, size_t bytes) {
+  if (off % 4 == 0 && bytes % 4 == 0) {
+    uint32_t z = 0;
+    fill(dst, &z, 4, off, bytes);
+  } else {
+    uint8_t z = 0;
+    fill(dst, &z, 1, off, bytes);
+  }
+}
+
+void Context::finish() { check_cl(clFinish(impl_->queue), "clFinish"); }
+
+cl_mem Context::error_buffer() const { return impl_->err_buf; }
+
+void Context::check_errors(const char* const* positions, size_t count) {
+  auto& c = *impl_;
+  int64_t rec[5];
+  check_cl(clEnqueueReadBuffer(c.queue, c.err_buf, CL_TRUE, 0, sizeof rec, rec, 0, nullptr,
+                               nullptr),
+           "reading the error buffer");
+  int32_t code;
+  std::memcpy(&code, &rec[0], 4);
+  if (code == 0) return;
+  int64_t zeros[5] = {};
+  check_cl(clEnqueueWriteBuffer(c.queue, c.err_buf, CL_TRUE, 0, sizeof zeros, zeros, 0, nullptr,
+                                nullptr),
+           "resetting the error buffer");
+  std::string pos;
+  if (positions && rec[1] >= 0 && static_cast<size_t>(rec[1]) < count && positions[rec[1]])
+    pos = positions[rec[1]];
+  throw Error(format_error(static_cast<ErrorCode>(code), pos, rec[2], rec[3], rec[4]));
+}
+
+bool Context::profiling() const { return impl_->profile; }
+std::string Context::profile_report() { return impl_->report(); }
+
+}  // namespace arrc

@@ -1,0 +1,76 @@
+// Private: the state behind arrc::Context (shared with Buffers).
+#pragma once
+
+#include <arrc/context.h>
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace arrc::detail {
+
+struct ProgramEntry {
+  cl_program program = nullptr;
+  std::vector<std::pair<std::string, cl_kernel>> kernels;
+};
+
+struct ProfileEvent {
+  std::string name;
+  cl_event event;
+  size_t bytes;
+};
+
+struct ContextImpl {
+  cl_platform_id platform = nullptr;
+  cl_device_id device = nullptr;
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+  std::string device_name, platform_name, driver_version, device_version;
+  bool gpu = false, fp64 = false, unified_memory = false;
+  size_t max_alloc = 0, global_mem = 0, max_wg = 0, compute_units = 0, local_mem = 0;
+  std::string cache_dir;  // empty: disabled
+  bool profile = false;
+
+  // program cache
+  std::unordered_map<uint64_t, ProgramEntry> programs;         // by ProgramSource id
+  std::unordered_map<std::string, std::unique_ptr<ProgramSource>> dynamic_sources;  // by text
+  CacheStats stats;
+
+  // pool
+  std::mutex pool_mutex;
+  std::map<size_t, std::vector<cl_mem>> free_lists;  // capacity -> buffers
+  PoolStats pool;
+
+  // errors
+  cl_mem err_buf = nullptr;
+
+  // pinned staging buffer for large host<->device transfers (non-unified devices)
+  cl_mem pinned = nullptr;
+  void* pinned_ptr = nullptr;
+  size_t pinned_bytes = 0;
+
+  // profiling
+  std::vector<ProfileEvent> events;
+  struct Totals { uint64_t count = 0; double ms = 0; double bytes = 0; };
+  std::map<std::string, Totals> totals;
+
+  ~ContextImpl();
+
+  cl_program get_program(const ProgramSource& src);
+  cl_kernel get_kernel(const ProgramSource& src, const char* name);
+  cl_program build(const ProgramSource& src);
+  void release_to_pool(cl_mem m, size_t capacity, size_t bytes);
+  void track(cl_event ev, const char* name, size_t bytes);  // takes ownership of ev
+  void drain_events();
+  std::string report();
+  void trim();
+};
+
+size_t size_class(size_t bytes);
+void host_write(ContextImpl& c, cl_mem dst, size_t off, size_t bytes, const void* src);
+void host_read(ContextImpl& c, cl_mem src, size_t off, size_t bytes, void* dst);
+std::string kernel_name_of(cl_kernel k);
+
+}  // namespace arrc::detail

@@ -1,0 +1,449 @@
+// Private: OpenCL C kernel templates of the primitives (see primitives.cpp).
+#pragma once
+
+namespace arrc::detail {
+
+// Work-group helpers instantiated for a scan type S with operator OP and
+// neutral NE; placeholders $S $OP $NE $N (name suffix).
+inline const char* kWgHelpers = R"CLC(
+// Inclusive work-group scan (Kogge-Stone) of one value per work-item; after
+// return sh[0..WG) holds the inclusive prefixes.
+inline $S arrc_wg_scan_$N($S x, __local $S* sh) {
+  int lid = get_local_id(0);
+  sh[lid] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int off = 1; off < WG; off <<= 1) {
+    $S y = x;
+    if (lid >= off) y = sh[lid - off];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid >= off) { x = $OP(y, x); sh[lid] = x; }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  return x;
+}
+// Decoupled look-back (single pass chained scan). Tiles take ids in launch
+// order from an atomic counter, so every tile a tile waits for has started.
+// flags: 0 = not ready, 1 = aggregate ready, 2 = inclusive prefix ready.
+// Returns the exclusive prefix of tile t in every work-item.
+inline $S arrc_lookback_$N(int t, $S total, __global volatile int* flags,
+                           __global $S* aggs, __global $S* incs,
+                           __local $S* lv, __local int* lf, __local int* lctl, __local $S* lex) {
+  int lid = get_local_id(0);
+  if (t == 0) {
+    if (lid == 0) {
+      incs[0] = total;
+      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      atomic_xchg(&flags[0], 2);
+    }
+    return $NE;
+  }
+  if (lid == 0) {
+    aggs[t] = total;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    atomic_xchg(&flags[t], 1);
+    *lctl = t - 1;
+    *lex = $NE;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (;;) {
+    int k0 = *lctl;
+    if (lid < ARRC_LB) {
+      int k = k0 - lid;
+      int f = 2;
+      if (k >= 0) {
+        do { f = flags[k]; } while (f == 0);
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        lv[lid] = f == 2 ? ((__global volatile $S*)incs)[k] : ((__global volatile $S*)aggs)[k];
+      }
+      lf[lid] = f;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
+      $S ex = *lex;
+      int stop = 0;
+      for (int j = 0; j < ARRC_LB && k0 - j >= 0; ++j) {
+        ex = $OP(lv[j], ex);
+        if (lf[j] == 2) { stop = 1; break; }
+      }
+      *lex = ex;
+      *lctl = stop ? -1 : k0 - ARRC_LB;
+      if (stop) {
+        incs[t] = $OP(ex, total);
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        atomic_xchg(&flags[t], 2);
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (*lctl < 0) break;
+  }
+  return *lex;
+}
+)CLC";
+
+// Single-pass scan over the adapter (ST, arrc_sop, ARRC_SNE, arrc_sload,
+// arrc_sstore). ctl[0] = tile counter, ctl[1..] = tile flags (zeroed).
+inline const char* kScan = R"CLC(
+#define TILE (WG * VT)
+#define LPAD(i) ((i) + ((i) >> 5))
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_scan(long n, int inclusive, __global int* ctl, __global ST* aggs, __global ST* incs ARRC_PARAMS) {
+  __local ST tile[LPAD(TILE) + 1];
+  __local ST sums[WG];
+  __local ST lv[ARRC_LB];
+  __local int lf[ARRC_LB];
+  __local int lctl, ltile;
+  __local ST lex;
+  int lid = get_local_id(0);
+  if (lid == 0) ltile = atomic_inc(&ctl[0]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int t = ltile;
+  long base = (long)t * TILE;
+  for (int j = 0; j < VT; ++j) {
+    int li = j * WG + lid;
+    long i = base + li;
+    if (i < n) tile[LPAD(li)] = arrc_sload(i);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  long rem = n - base - (long)lid * VT;
+  int cnt = rem <= 0 ? 0 : (rem >= VT ? VT : (int)rem);
+  ST acc = ARRC_SNE;
+  if (cnt > 0) {
+    acc = tile[LPAD(lid * VT)];
+    for (int j = 1; j < cnt; ++j) acc = arrc_sop(acc, tile[LPAD(lid * VT + j)]);
+  }
+  arrc_wg_scan_s(acc, sums);
+  ST total = sums[WG - 1];
+  ST prefix = arrc_lookback_s(t, total, (__global volatile int*)(ctl + 1), aggs, incs, lv, lf, &lctl, &lex);
+  ST run = lid > 0 ? arrc_sop(prefix, sums[lid - 1]) : prefix;
+  for (int j = 0; j < cnt; ++j) {
+    ST x = tile[LPAD(lid * VT + j)];
+    ST nx = arrc_sop(run, x);
+    tile[LPAD(lid * VT + j)] = inclusive ? nx : run;
+    run = nx;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int j = 0; j < VT; ++j) {
+    int li = j * WG + lid;
+    long i = base + li;
+    if (i < n) arrc_sstore(i, tile[LPAD(li)]);
+  }
+}
+)CLC";
+
+// Reduction: commutative (grid-stride) partial pass, ordered (tile) partial
+// pass, and an ordered final pass.
+inline const char* kReduce = R"CLC(
+#define TILE (WG * VT)
+#define LPAD(i) ((i) + ((i) >> 5))
+inline T arrc_wg_reduce_ordered(T x, __local T* sh) {
+  int lid = get_local_id(0);
+  sh[lid] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = 1; s < WG; s <<= 1) {
+    if ((lid & (2 * s - 1)) == 0) sh[lid] = arrc_op(sh[lid], sh[lid + s]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  T r = sh[0];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return r;
+}
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_reduce_comm(long n, __global T* partial ARRC_PARAMS) {
+  __local T sh[WG];
+  long G = get_global_size(0);
+  long i = get_global_id(0);
+  T acc = ARRC_NE;
+  for (; i + 3 * G < n; i += 4 * G) {
+    T a0 = arrc_load(i ARRC_ARGS);
+    T a1 = arrc_load(i + G ARRC_ARGS);
+    T a2 = arrc_load(i + 2 * G ARRC_ARGS);
+    T a3 = arrc_load(i + 3 * G ARRC_ARGS);
+    acc = arrc_op(acc, arrc_op(arrc_op(a0, a1), arrc_op(a2, a3)));
+  }
+  for (; i < n; i += G) acc = arrc_op(acc, arrc_load(i ARRC_ARGS));
+  T r = arrc_wg_reduce_ordered(acc, sh);
+  if (get_local_id(0) == 0) partial[get_group_id(0)] = r;
+}
+// Each group reduces the contiguous chunk [g*chunk, (g+1)*chunk) in order.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_reduce_ordered(long n, long chunk, __global T* partial ARRC_PARAMS) {
+  __local T tile[LPAD(TILE) + 1];
+  __local T sh[WG];
+  int lid = get_local_id(0);
+  long g0 = get_group_id(0) * chunk;
+  long g1 = min(n, g0 + chunk);
+  T acc = ARRC_NE;
+  for (long base = g0; base < g1; base += TILE) {
+    for (int j = 0; j < VT; ++j) {
+      int li = j * WG + lid;
+      if (base + li < g1) tile[LPAD(li)] = arrc_load(base + li ARRC_ARGS);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    long rem = g1 - base - (long)lid * VT;
+    int cnt = rem <= 0 ? 0 : (rem >= VT ? VT : (int)rem);
+    T a = ARRC_NE;
+    for (int j = 0; j < cnt; ++j) a = arrc_op(a, tile[LPAD(lid * VT + j)]);
+    T r = arrc_wg_reduce_ordered(a, sh);
+    acc = arrc_op(acc, r);
+  }
+  if (lid == 0) partial[get_group_id(0)] = acc;
+}
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_reduce_final(long m, __global const T* partial, __global T* out, long out_index) {
+  __local T sh[WG];
+  int lid = get_local_id(0);
+  long chunk = (m + WG - 1) / WG;
+  long a = lid * chunk, b = min(m, a + chunk);
+  T acc = ARRC_NE;
+  for (long i = a; i < b; ++i) acc = arrc_op(acc, partial[i]);
+  T r = arrc_wg_reduce_ordered(acc, sh);
+  if (lid == 0) out[out_index] = r;
+}
+)CLC";
+
+// Stable compaction (single pass, look-back on counts of type CT).
+inline const char* kCompact = R"CLC(
+#define TILE (WG * VT)
+#define LPAD(i) ((i) + ((i) >> 5))
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_compact(long n, __global int* ctl, __global CT* aggs, __global CT* incs,
+                  __global T* out, long out_off, __global long* count_out ARRC_PARAMS) {
+  __local T tile[LPAD(TILE) + 1];
+  __local CT sums[WG];
+  __local CT lv[ARRC_LB];
+  __local int lf[ARRC_LB];
+  __local int lctl, ltile;
+  __local CT lex;
+  int lid = get_local_id(0);
+  if (lid == 0) ltile = atomic_inc(&ctl[0]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int t = ltile;
+  long base = (long)t * TILE;
+  for (int j = 0; j < VT; ++j) {
+    int li = j * WG + lid;
+    long i = base + li;
+    if (i < n) tile[LPAD(li)] = arrc_load(i ARRC_ARGS);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  long rem = n - base - (long)lid * VT;
+  int cnt = rem <= 0 ? 0 : (rem >= VT ? VT : (int)rem);
+  T vals[VT];
+  uint mask = 0;
+  CT c = 0;
+  for (int j = 0; j < VT; ++j) {
+    if (j < cnt) {
+      T v = tile[LPAD(lid * VT + j)];
+      vals[j] = v;
+      if (arrc_keep(base + lid * VT + j, v ARRC_ARGS)) { mask |= 1u << j; c++; }
+    }
+  }
+  CT incl = arrc_wg_scan_c(c, sums);
+  CT total = sums[WG - 1];
+  CT prefix = arrc_lookback_c(t, total, (__global volatile int*)(ctl + 1), aggs, incs, lv, lf, &lctl, &lex);
+  CT pos = incl - c;
+  for (int j = 0; j < VT; ++j)
+    if (mask & (1u << j)) tile[LPAD(pos++)] = vals[j];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (CT li = lid; li < total; li += WG) out[out_off + prefix + li] = tile[LPAD(li)];
+  if (lid == 0 && base + TILE >= n) count_out[0] = (long)(prefix + total);
+}
+)CLC";
+
+inline const char* kMisc = R"CLC(
+__kernel void arrc_fill(long n, __global T* out, long off) {
+  long i = get_global_id(0);
+  if (i < n) out[off + i] = ARRC_FILL_VALUE;
+}
+)CLC";
+
+inline const char* kScatterGather = R"CLC(
+__kernel void arrc_scatter(long n, __global T* dest, long dest_off, long dest_n ARRC_PARAMS) {
+  long k = get_global_id(0);
+  if (k >= n) return;
+  long j = arrc_index(k ARRC_ARGS);
+  if (j >= 0 && j < dest_n) dest[dest_off + j] = arrc_load(k ARRC_ARGS);
+}
+__kernel void arrc_gather(long n, __global const T* src, long src_off, long src_stride, long src_n,
+                          __global T* out, long out_off, __global long* err, int pos ARRC_PARAMS) {
+  long k = get_global_id(0);
+  if (k >= n) return;
+  long j = arrc_index(k ARRC_ARGS);
+  if (j < 0 || j >= src_n) { arrc_raise_bounds(err, pos, j, src_n, 0); return; }
+  out[out_off + k] = src[src_off + j * src_stride];
+}
+)CLC";
+
+inline const char* kHist = R"CLC(
+__kernel void arrc_hist(long n, long nbins, __global T* out, long off ARRC_PARAMS) {
+  long G = get_global_size(0);
+  for (long i = get_global_id(0); i < n; i += G) {
+    long b = arrc_bin(i ARRC_ARGS);
+    if (b >= 0 && b < nbins) {
+      T v = arrc_load(i ARRC_ARGS);
+      ARRC_ATOMIC_UPDATE((out + off + b), v);
+    }
+  }
+}
+#ifdef ARRC_LOCAL_ATOMIC_UPDATE
+__kernel void arrc_hist_local(long n, long nbins, __global T* out, long off, __local T* h ARRC_PARAMS) {
+  int lid = get_local_id(0), L = get_local_size(0);
+  for (int b = lid; b < nbins; b += L) h[b] = ARRC_NE;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  long G = get_global_size(0);
+  for (long i = get_global_id(0); i < n; i += G) {
+    long b = arrc_bin(i ARRC_ARGS);
+    if (b >= 0 && b < nbins) {
+      T v = arrc_load(i ARRC_ARGS);
+      ARRC_LOCAL_ATOMIC_UPDATE((h + b), v);
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int b = lid; b < nbins; b += L) ARRC_ATOMIC_UPDATE((out + off + b), h[b]);
+}
+#endif
+)CLC";
+
+inline const char* kSegReduceOffsets = R"CLC(
+// One work-group per segment; each work-item reduces a contiguous piece.
+__kernel void arrc_segreduce_off(long nseg, __global const long* offs, __global T* out, long out_off,
+                                 __local T* sh ARRC_PARAMS) {
+  int lid = get_local_id(0), L = get_local_size(0);
+  for (long s = get_group_id(0); s < nseg; s += get_num_groups(0)) {
+    long a = offs[s], b = offs[s + 1];
+    long len = b - a;
+    long chunk = (len + L - 1) / L;
+    long x0 = a + lid * chunk, x1 = min(b, x0 + chunk);
+    T acc = ARRC_NE;
+    for (long i = x0; i < x1; ++i) acc = arrc_op(acc, arrc_load(i ARRC_ARGS));
+    sh[lid] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int st = 1; st < L; st <<= 1) {
+      if ((lid & (2 * st - 1)) == 0 && lid + st < L) sh[lid] = arrc_op(sh[lid], sh[lid + st]);
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) out[out_off + s] = sh[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+__kernel void arrc_offsets_to_flags(long nseg, long n, __global const long* offs, __global uchar* flags) {
+  long s = get_global_id(0);
+  if (s < nseg) { long o = offs[s]; if (o >= 0 && o < n) flags[o] = 1; }
+}
+)CLC";
+
+inline const char* kExpand = R"CLC(
+__kernel void arrc_expand(long n, long total, __global const long* ends, __global T* out ARRC_PARAMS) {
+  long j = get_global_id(0);
+  if (j >= total) return;
+  // first i with ends[i] > j
+  long lo = 0, hi = n - 1;
+  while (lo < hi) {
+    long mid = (lo + hi) >> 1;
+    if (ends[mid] > j) hi = mid; else lo = mid + 1;
+  }
+  long start = lo > 0 ? ends[lo - 1] : 0;
+  out[j] = arrc_get(lo, j - start ARRC_ARGS);
+}
+)CLC";
+
+// LSD radix sort, 4-bit digits. KT key type, KU unsigned bits type,
+// arrc_kbits(k) order-preserving bits; VALS defined when values move along.
+inline const char* kRadix = R"CLC(
+#define RTILE (WG * RVT)
+#define RDIG(k, shift) ((int)((arrc_kbits(k) >> (shift)) & 15))
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_radix_count(long n, int shift, int ntiles, __global const KT* keys, __global int* counts) {
+  __local int h[16];
+  int lid = get_local_id(0);
+  if (lid < 16) h[lid] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  long base = (long)get_group_id(0) * RTILE;
+  for (int j = 0; j < RVT; ++j) {
+    long i = base + j * WG + lid;
+    if (i < n) atomic_inc(&h[RDIG(keys[i], shift)]);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < 16) counts[lid * ntiles + get_group_id(0)] = h[lid];
+}
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_radix_scatter(long n, int shift, int ntiles, __global const KT* kin, __global KT* kout,
+                        __global const int* offsets
+#ifdef VALS
+                        , __global const VALS* vin, __global VALS* vout
+#endif
+                        ) {
+  __local KT lk[RTILE];
+#ifdef VALS
+  __local VALS lvv[RTILE];
+#endif
+  __local int lc[16 * WG];
+  __local int sums[WG];
+  __local int dbase[16], gbase[16];
+  int lid = get_local_id(0);
+  int t = get_group_id(0);
+  long base = (long)t * RTILE;
+  int tcnt = (int)min((long)RTILE, n - base);
+  for (int j = 0; j < RVT; ++j) {
+    int li = j * WG + lid;
+    if (li < tcnt) {
+      lk[li] = kin[base + li];
+#ifdef VALS
+      lvv[li] = vin[base + li];
+#endif
+    }
+  }
+  for (int d = 0; d < 16; ++d) lc[d * WG + lid] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int cnt = tcnt - lid * RVT;
+  cnt = cnt < 0 ? 0 : (cnt > RVT ? RVT : cnt);
+  KT mk[RVT];
+#ifdef VALS
+  VALS mv[RVT];
+#endif
+  int mr[RVT], md[RVT];
+#pragma unroll
+  for (int j = 0; j < RVT; ++j) {
+    if (j < cnt) {
+      KT k = lk[lid * RVT + j];
+      mk[j] = k;
+#ifdef VALS
+      mv[j] = lvv[lid * RVT + j];
+#endif
+      int d = RDIG(k, shift);
+      md[j] = d;
+      mr[j] = lc[d * WG + lid]++;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  // exclusive scan of lc (digit-major): each work-item scans 16 consecutive entries
+  int s = 0;
+  for (int e = 0; e < 16; ++e) s += lc[lid * 16 + e];
+  int incl = arrc_wg_scan_i(s, sums);
+  int run = incl - s;
+  for (int e = 0; e < 16; ++e) { int v = lc[lid * 16 + e]; lc[lid * 16 + e] = run; run += v; }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < 16) { dbase[lid] = lc[lid * WG]; gbase[lid] = offsets[lid * ntiles + t]; }
+#pragma unroll
+  for (int j = 0; j < RVT; ++j) {
+    if (j < cnt) {
+      int p = lc[md[j] * WG + lid] + mr[j];
+      lk[p] = mk[j];
+#ifdef VALS
+      lvv[p] = mv[j];
+#endif
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int li = lid; li < tcnt; li += WG) {
+    KT k = lk[li];
+    int d = RDIG(k, shift);
+    long o = (long)gbase[d] + li - dbase[d];
+    kout[o] = k;
+#ifdef VALS
+    vout[o] = lvv[li];
+#endif
+  }
+}
+)CLC";
+
+}  // namespace arrc::detail

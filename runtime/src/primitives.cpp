@@ -1,0 +1,682 @@
+// arrc runtime: primitive kernels, instantiated textually (see kernels.h).
+#include <arrc/primitives.h>
+
+#include <algorithm>
+#include <climits>
+
+#include "impl.h"
+#include "kernels.h"
+
+namespace arrc {
+
+std::string Operator::max_value(const ElemType& t) {
+  const std::string& n = t.name;
+  if (n == "int") return "INT_MAX";
+  if (n == "uint") return "UINT_MAX";
+  if (n == "long") return "LONG_MAX";
+  if (n == "ulong") return "ULONG_MAX";
+  if (n == "uchar") return "UCHAR_MAX";
+  if (n == "float") return "INFINITY";
+  if (n == "double") return "(double)INFINITY";
+  throw Error("Operator::min: no largest value known for type " + n);
+}
+std::string Operator::min_value(const ElemType& t) {
+  const std::string& n = t.name;
+  if (n == "int") return "INT_MIN";
+  if (n == "uint") return "0u";
+  if (n == "long") return "LONG_MIN";
+  if (n == "ulong") return "0ul";
+  if (n == "uchar") return "(uchar)0";
+  if (n == "float") return "-INFINITY";
+  if (n == "double") return "-(double)INFINITY";
+  throw Error("Operator::max: no smallest value known for type " + n);
+}
+
+Fused buffer_function(const std::string& fname, const ElemType& t, cl_mem buf, int64_t offset,
+                      int64_t stride, const std::string& arg_in) {
+  std::string a = arg_in.empty() ? fname + "_buf" : arg_in;
+  Fused f;
+  f.source = t.name + " " + fname + "(long i ARRC_PARAMS) { return " + a + "[" + a + "_off + i * " +
+             a + "_stride]; }\n";
+  f.args.push_back(KernelArg::buffer("__global const " + t.name + "*", a, buf));
+  f.args.push_back(KernelArg::scalar("long", a + "_off", offset));
+  f.args.push_back(KernelArg::scalar("long", a + "_stride", stride));
+  return f;
+}
+
+namespace {
+
+using detail::ContextImpl;
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  size_t p = 0;
+  while ((p = s.find(from, p)) != std::string::npos) {
+    s.replace(p, from.size(), to);
+    p += to.size();
+  }
+  return s;
+}
+
+std::string helpers(const std::string& S, const std::string& OP, const std::string& NE,
+                    const std::string& N) {
+  std::string s = detail::kWgHelpers;
+  s = replace_all(s, "$S", S);
+  s = replace_all(s, "$OP", OP);
+  s = replace_all(s, "$NE", NE);
+  s = replace_all(s, "$N", N);
+  return s;
+}
+
+struct Config {
+  int wg = 256;
+  int vt4 = 16;  // items per work-item for 4-byte scan elements
+  size_t groups = 0;
+};
+
+Config config(Context& ctx) {
+  Config c;
+  size_t m = ctx.max_work_group_size();
+  c.wg = 256;
+  while (static_cast<size_t>(c.wg) > m) c.wg /= 2;
+  c.groups = ctx.compute_units() * (ctx.is_gpu() ? 8 : 4);
+  return c;
+}
+
+int items_per_thread(const Config& c, size_t elem_size) {
+  size_t budget = 16384;  // bytes of local tile
+  size_t vt = budget / (static_cast<size_t>(c.wg) * std::max<size_t>(elem_size, 1));
+  vt = std::clamp<size_t>(vt, 1, 16);
+  // power of two
+  size_t p = 1;
+  while (p * 2 <= vt) p *= 2;
+  return static_cast<int>(p);
+}
+
+bool mentions_double(const std::string& s) { return s.find("double") != std::string::npos; }
+
+// Assembles a program: pragmas, prelude, type, operator, parameter macros,
+// fused source, then `body`.
+std::string assemble(Context& ctx, const ElemType& t, const Operator* op, const Fused& in,
+                     const std::string& defines, const std::string& body,
+                     bool int64_atomics = false) {
+  bool fp64 = mentions_double(t.name) || mentions_double(t.prelude) ||
+              mentions_double(in.source) || mentions_double(defines) ||
+              (op && (mentions_double(op->expr) || mentions_double(op->prelude) ||
+                      mentions_double(op->neutral)));
+  for (auto& a : in.args) fp64 = fp64 || mentions_double(a.type);
+  std::string s;
+  s.reserve(8192 + in.source.size());
+  if (fp64) {
+    if (!ctx.supports_fp64())
+      throw Error("the OpenCL device " + ctx.device_name() +
+                  " does not support double precision (cl_khr_fp64)");
+    s += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  }
+  if (int64_atomics) {
+    s += "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n";
+    s += "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n";
+  }
+  s += kernel_prelude();
+  s += t.prelude;
+  s += "\n#define T " + t.name + "\n";
+  if (op) {
+    s += op->prelude;
+    s += "\ninline T arrc_op(T a, T b) { return (" + op->expr + "); }\n";
+    s += "#define ARRC_NE (" + op->neutral + ")\n";
+  }
+  std::string params, args;
+  for (auto& a : in.args) {
+    params += ", " + a.type + " " + a.name;
+    args += ", " + a.name;
+  }
+  s += "#define ARRC_PARAMS " + params + "\n#define ARRC_ARGS " + args + "\n";
+  s += defines;
+  s += "\n";
+  s += in.source;
+  s += "\n";
+  s += body;
+  return s;
+}
+
+// Sets arguments and launches.
+struct Launch {
+  Context& ctx;
+  cl_kernel k;
+  cl_uint i = 0;
+  Launch(Context& c, cl_kernel kk) : ctx(c), k(kk) {}
+  Launch& mem(cl_mem m) {
+    detail::set_kernel_arg(k, i++, sizeof(cl_mem), &m);
+    return *this;
+  }
+  template <class S>
+  Launch& val(S v) {
+    detail::set_kernel_arg(k, i++, sizeof(S), &v);
+    return *this;
+  }
+  Launch& local(size_t bytes) {
+    detail::set_kernel_arg(k, i++, bytes, nullptr);
+    return *this;
+  }
+  Launch& extra(const Fused& f) {
+    for (auto& a : f.args) {
+      if (a.is_mem)
+        detail::set_kernel_arg(k, i++, sizeof(cl_mem), &a.mem);
+      else
+        detail::set_kernel_arg(k, i++, a.size, a.bytes);
+    }
+    return *this;
+  }
+  void run(size_t global, size_t local = 0) {
+    if (global == 0) return;
+    ctx.enqueue(k, NDRange(global), local ? NDRange(local) : NDRange());
+  }
+};
+
+std::string cfg_defines(int wg, int vt) {
+  return "#define WG " + std::to_string(wg) + "\n#define VT " + std::to_string(vt) +
+         "\n#define ARRC_LB 32\n";
+}
+
+struct ScanTemps {
+  BufferPtr ctl, aggs, incs;
+};
+ScanTemps scan_temps(Context& ctx, int64_t ntiles, size_t elem) {
+  ScanTemps t;
+  t.ctl = ctx.alloc((ntiles + 1) * sizeof(int32_t));
+  t.aggs = ctx.alloc(ntiles * elem);
+  t.incs = ctx.alloc(ntiles * elem);
+  ctx.fill_zero(t.ctl->mem(), 0, (ntiles + 1) * sizeof(int32_t));
+  return t;
+}
+
+// Core chained scan over an adapter (ST etc. defined in `adapter`).
+void run_scan(Context& ctx, const ElemType& t, const Operator* op, const Fused& in,
+              const std::string& st_name, size_t st_size, const std::string& adapter,
+              const std::string& sop, const std::string& sne, int64_t n, bool inclusive) {
+  if (n <= 0) return;
+  Config c = config(ctx);
+  int vt = items_per_thread(c, st_size);
+  std::string body = adapter + helpers("ST", sop, sne, "s") + detail::kScan;
+  std::string src = assemble(ctx, t, op, in, cfg_defines(c.wg, vt), body);
+  cl_kernel k = ctx.kernel(src, "", "arrc_scan");
+  int64_t tile = static_cast<int64_t>(c.wg) * vt;
+  int64_t ntiles = (n + tile - 1) / tile;
+  if (ntiles >= INT_MAX) throw Error("scan: input too large");
+  ScanTemps tmp = scan_temps(ctx, ntiles, st_size);
+  (void)st_name;
+  Launch(ctx, k)
+      .val<cl_long>(n)
+      .val<cl_int>(inclusive ? 1 : 0)
+      .mem(tmp.ctl->mem())
+      .mem(tmp.aggs->mem())
+      .mem(tmp.incs->mem())
+      .extra(in)
+      .run(static_cast<size_t>(ntiles) * c.wg, c.wg);
+}
+
+Fused with_default_store(const ElemType& t, const Fused& in, cl_mem out, int64_t out_offset,
+                         const std::string& fname = "arrc_store") {
+  if (!out) return in;
+  Fused f = in;
+  f.args.push_back(KernelArg::buffer("__global " + t.name + "*", "arrc_out", out));
+  f.args.push_back(KernelArg::scalar("long", "arrc_out_off", out_offset));
+  f.source += "\ninline void " + fname + "(long i, T v ARRC_PARAMS) { arrc_out[arrc_out_off + i] = v; }\n";
+  return f;
+}
+
+const char* kPlainAdapter = R"CLC(
+#define ST T
+#define arrc_sop arrc_op
+#define ARRC_SNE ARRC_NE
+#define arrc_sload(i) arrc_load(i ARRC_ARGS)
+#define arrc_sstore(i, v) arrc_store(i, v ARRC_ARGS)
+)CLC";
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+
+void reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n, const Fused& in,
+            cl_mem out, int64_t out_index) {
+  Config c = config(ctx);
+  int vt = items_per_thread(c, t.size);
+  std::string src = assemble(ctx, t, &op, in, cfg_defines(c.wg, vt), detail::kReduce);
+  int64_t tile = static_cast<int64_t>(c.wg) * vt;
+  size_t groups = std::max<size_t>(
+      1, std::min<size_t>(c.groups, static_cast<size_t>((std::max<int64_t>(n, 1) + tile - 1) / tile)));
+  auto partial = ctx.alloc(groups * t.size);
+  if (n > 0) {
+    if (op.commutative) {
+      cl_kernel k = ctx.kernel(src, "", "arrc_reduce_comm");
+      Launch(ctx, k).val<cl_long>(n).mem(partial->mem()).extra(in).run(groups * c.wg, c.wg);
+    } else {
+      int64_t chunk = (n + groups - 1) / groups;
+      chunk = (chunk + tile - 1) / tile * tile;
+      groups = static_cast<size_t>((n + chunk - 1) / chunk);
+      cl_kernel k = ctx.kernel(src, "", "arrc_reduce_ordered");
+      Launch(ctx, k).val<cl_long>(n).val<cl_long>(chunk).mem(partial->mem()).extra(in).run(
+          groups * c.wg, c.wg);
+    }
+  } else {
+    groups = 0;
+  }
+  cl_kernel kf = ctx.kernel(src, "", "arrc_reduce_final");
+  Launch(ctx, kf)
+      .val<cl_long>(static_cast<cl_long>(groups))
+      .mem(partial->mem())
+      .mem(out)
+      .val<cl_long>(out_index)
+      .run(c.wg, c.wg);
+}
+
+void scan(Context& ctx, const ElemType& t, const Operator& op, int64_t n, const Fused& in,
+          cl_mem out, int64_t out_offset, bool inclusive) {
+  Fused f = with_default_store(t, in, out, out_offset);
+  run_scan(ctx, t, &op, f, "T", t.size, kPlainAdapter, "arrc_sop", "ARRC_SNE", n, inclusive);
+}
+
+int64_t compact(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem out,
+                int64_t out_offset, cl_mem count_out) {
+  BufferPtr cnt_buf;
+  if (!count_out) {
+    cnt_buf = ctx.alloc(sizeof(int64_t));
+    count_out = cnt_buf->mem();
+  }
+  if (n <= 0) {
+    int64_t z = 0;
+    ctx.write(count_out, 0, sizeof z, &z);
+    return 0;
+  }
+  Config c = config(ctx);
+  int vt = std::min(items_per_thread(c, t.size), 16);
+  bool big = n >= INT_MAX;
+  std::string ct = big ? "long" : "int";
+  std::string defs = cfg_defines(c.wg, vt) + "#define CT " + ct + "\n";
+  std::string body = "inline CT arrc_cadd(CT a, CT b) { return a + b; }\n" +
+                     helpers("CT", "arrc_cadd", "(CT)0", "c") + detail::kCompact;
+  std::string src = assemble(ctx, t, nullptr, in, defs, body);
+  cl_kernel k = ctx.kernel(src, "", "arrc_compact");
+  int64_t tile = static_cast<int64_t>(c.wg) * vt;
+  int64_t ntiles = (n + tile - 1) / tile;
+  ScanTemps tmp = scan_temps(ctx, ntiles, big ? 8 : 4);
+  Launch(ctx, k)
+      .val<cl_long>(n)
+      .mem(tmp.ctl->mem())
+      .mem(tmp.aggs->mem())
+      .mem(tmp.incs->mem())
+      .mem(out)
+      .val<cl_long>(out_offset)
+      .mem(count_out)
+      .extra(in)
+      .run(static_cast<size_t>(ntiles) * c.wg, c.wg);
+  int64_t count = 0;
+  ctx.read(count_out, 0, sizeof count, &count);
+  return count;
+}
+
+void fill(Context& ctx, const ElemType& t, int64_t n, const std::string& value, cl_mem out,
+          int64_t out_offset) {
+  if (n <= 0) return;
+  Fused none;
+  std::string src =
+      assemble(ctx, t, nullptr, none, "#define ARRC_FILL_VALUE (" + value + ")\n", detail::kMisc);
+  cl_kernel k = ctx.kernel(src, "", "arrc_fill");
+  Launch(ctx, k).val<cl_long>(n).mem(out).val<cl_long>(out_offset).run(
+      round_up(static_cast<size_t>(n), 256), 256);
+}
+
+void scatter(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem dest,
+             int64_t dest_offset, int64_t dest_n) {
+  if (n <= 0) return;
+  std::string src = assemble(ctx, t, nullptr, in, "", detail::kScatterGather);
+  cl_kernel k = ctx.kernel(src, "", "arrc_scatter");
+  Launch(ctx, k)
+      .val<cl_long>(n)
+      .mem(dest)
+      .val<cl_long>(dest_offset)
+      .val<cl_long>(dest_n)
+      .extra(in)
+      .run(round_up(static_cast<size_t>(n), 256), 256);
+}
+
+void gather(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem src_mem,
+            int64_t src_offset, int64_t src_stride, int64_t src_n, cl_mem out, int64_t out_offset,
+            int32_t pos_id) {
+  if (n <= 0) return;
+  std::string src = assemble(ctx, t, nullptr, in, "", detail::kScatterGather);
+  cl_kernel k = ctx.kernel(src, "", "arrc_gather");
+  Launch(ctx, k)
+      .val<cl_long>(n)
+      .mem(src_mem)
+      .val<cl_long>(src_offset)
+      .val<cl_long>(src_stride)
+      .val<cl_long>(src_n)
+      .mem(out)
+      .val<cl_long>(out_offset)
+      .mem(ctx.error_buffer())
+      .val<cl_int>(pos_id)
+      .extra(in)
+      .run(round_up(static_cast<size_t>(n), 256), 256);
+}
+
+// ---------------------------------------------------------------------------
+// Radix sort
+
+void sort_pairs(Context& ctx, const ElemType& kt, int64_t n, cl_mem keys, const ElemType* vt,
+                cl_mem values) {
+  if (n <= 1) return;
+  if (n >= INT_MAX) throw Error("sort: at most 2^31-1 elements");
+  std::string ku, bits;
+  const std::string& k = kt.name;
+  if (k == "int") { ku = "uint"; bits = "(as_uint(k) ^ 0x80000000u)"; }
+  else if (k == "uint") { ku = "uint"; bits = "(k)"; }
+  else if (k == "float") { ku = "uint"; bits = "(as_uint(k) ^ ((as_uint(k) >> 31) ? 0xFFFFFFFFu : 0x80000000u))"; }
+  else if (k == "long") { ku = "ulong"; bits = "(as_ulong(k) ^ 0x8000000000000000ul)"; }
+  else if (k == "ulong") { ku = "ulong"; bits = "(k)"; }
+  else if (k == "double") { ku = "ulong"; bits = "(as_ulong(k) ^ ((as_ulong(k) >> 63) ? 0xFFFFFFFFFFFFFFFFul : 0x8000000000000000ul))"; }
+  else throw Error("sort: unsupported key type " + k);
+  bool has_vals = vt != nullptr && values != nullptr;
+  Config c = config(ctx);
+  size_t pair_bytes = kt.size + (has_vals ? vt->size : 0);
+  int rvt = pair_bytes <= 8 ? 8 : 4;
+  std::string defs = "#define ARRC_LB 32\n#define WG " + std::to_string(c.wg) + "\n#define RVT " + std::to_string(rvt) +
+                     "\n#define KT " + k + "\n#define KU " + ku +
+                     "\ninline KU arrc_kbits(KT k) { return " + bits + "; }\n";
+  std::string vprelude;
+  if (has_vals) {
+    defs += "#define VALS " + vt->name + "\n";
+    vprelude = vt->prelude;
+  }
+  ElemType carrier{k, kt.size, vprelude};
+  std::string body = "inline int arrc_iadd(int a, int b) { return a + b; }\n" +
+                     helpers("int", "arrc_iadd", "0", "i") + detail::kRadix;
+  Fused none;
+  if (has_vals && mentions_double(vt->name)) defs += "// double\n";
+  std::string src = assemble(ctx, carrier, nullptr, none, defs, body);
+  cl_kernel kc = ctx.kernel(src, "", "arrc_radix_count");
+  cl_kernel ks = ctx.kernel(src, "", "arrc_radix_scatter");
+  int64_t tile = static_cast<int64_t>(c.wg) * rvt;
+  int ntiles = static_cast<int>((n + tile - 1) / tile);
+  auto counts = ctx.alloc(static_cast<size_t>(ntiles) * 16 * sizeof(int32_t));
+  auto offsets = ctx.alloc(static_cast<size_t>(ntiles) * 16 * sizeof(int32_t));
+  auto ktmp = ctx.alloc(static_cast<size_t>(n) * kt.size);
+  BufferPtr vtmp = has_vals ? ctx.alloc(static_cast<size_t>(n) * vt->size) : nullptr;
+  cl_mem kin = keys, kout = ktmp->mem();
+  cl_mem vin = values, vout = has_vals ? vtmp->mem() : nullptr;
+  int passes = static_cast<int>(kt.size * 8 / 4);
+  ElemType it = ElemType::of<int32_t>();
+  Operator add = Operator::add();
+  Fused cnt_in = load_from(it, counts->mem());
+  for (int p = 0; p < passes; ++p) {
+    int shift = 4 * p;
+    Launch(ctx, kc)
+        .val<cl_long>(n)
+        .val<cl_int>(shift)
+        .val<cl_int>(ntiles)
+        .mem(kin)
+        .mem(counts->mem())
+        .run(static_cast<size_t>(ntiles) * c.wg, c.wg);
+    scan(ctx, it, add, static_cast<int64_t>(ntiles) * 16, cnt_in, offsets->mem(), 0, false);
+    Launch l(ctx, ks);
+    l.val<cl_long>(n).val<cl_int>(shift).val<cl_int>(ntiles).mem(kin).mem(kout).mem(
+        offsets->mem());
+    if (has_vals) l.mem(vin).mem(vout);
+    l.run(static_cast<size_t>(ntiles) * c.wg, c.wg);
+    std::swap(kin, kout);
+    std::swap(vin, vout);
+  }
+  // passes is even: the result is back in `keys` / `values`.
+}
+
+// ---------------------------------------------------------------------------
+// Segmented
+
+namespace {
+
+std::string seg_type_prelude() {
+  return "typedef struct { T v; int f; int c; } arrc_seg;\n";
+}
+
+// Segmented scan / reduce share one adapter over pairs (v, flag, count).
+// store_mode: 0 = inclusive scan, 1 = exclusive scan, 2 = reduce (write at segment ends)
+std::string seg_adapter(int mode) {
+  std::string s = seg_type_prelude();
+  s += R"CLC(
+#define ST arrc_seg
+inline arrc_seg arrc_segop(arrc_seg a, arrc_seg b) {
+  arrc_seg r;
+  r.v = b.f ? b.v : arrc_op(a.v, b.v);
+  r.f = a.f | b.f;
+  r.c = a.c + b.c;
+  return r;
+}
+#define arrc_sop arrc_segop
+inline arrc_seg arrc_seg_ne(void) { arrc_seg r; r.v = ARRC_NE; r.f = 0; r.c = 0; return r; }
+#define ARRC_SNE arrc_seg_ne()
+inline arrc_seg arrc_seg_load(long i ARRC_PARAMS) {
+  arrc_seg r;
+  r.v = arrc_load(i ARRC_ARGS);
+  r.f = (i == 0) ? 1 : (arrc_flag(i ARRC_ARGS) != 0);
+  r.c = r.f;
+  return r;
+}
+#define arrc_sload(i) arrc_seg_load(i ARRC_ARGS)
+)CLC";
+  if (mode == 0) {
+    s += "#define arrc_sstore(i, s) arrc_store(i, (s).v ARRC_ARGS)\n";
+  } else if (mode == 1) {
+    s += "inline void arrc_seg_store(long i, arrc_seg s ARRC_PARAMS) {\n"
+         "  arrc_store(i, (i == 0 || arrc_flag(i ARRC_ARGS)) ? ARRC_NE : s.v ARRC_ARGS);\n}\n"
+         "#define arrc_sstore(i, s) arrc_seg_store(i, s ARRC_ARGS)\n";
+  } else {
+    s += "inline void arrc_seg_store(long i, arrc_seg s ARRC_PARAMS) {\n"
+         "  if (i == arrc_seg_n - 1 || arrc_flag(i + 1 ARRC_ARGS)) arrc_seg_out[arrc_seg_off + s.c - 1] = s.v;\n"
+         "  if (i == arrc_seg_n - 1) arrc_seg_count[0] = s.c;\n}\n"
+         "#define arrc_sstore(i, s) arrc_seg_store(i, s ARRC_ARGS)\n";
+  }
+  return s;
+}
+
+size_t seg_size(const ElemType& t) {
+  // struct { T v; int f; int c; } with T's alignment (power-of-two sizes)
+  size_t align = std::min<size_t>(t.size, 16);
+  if (align & (align - 1)) align = 4;
+  size_t sz = t.size + 8;
+  if (align < 4) align = 4;
+  return (sz + align - 1) / align * align;
+}
+
+}  // namespace
+
+void segmented_scan(Context& ctx, const ElemType& t, const Operator& op, int64_t n,
+                    const Fused& in, cl_mem out, int64_t out_offset, bool inclusive) {
+  Fused f = with_default_store(t, in, out, out_offset);
+  run_scan(ctx, t, &op, f, "arrc_seg", seg_size(t), seg_adapter(inclusive ? 0 : 1), "arrc_segop",
+           "arrc_seg_ne()", n, true);
+}
+
+int64_t segmented_reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n,
+                         const Fused& in, cl_mem out, int64_t out_offset) {
+  if (n <= 0) return 0;
+  auto cnt = ctx.alloc(sizeof(int32_t));
+  Fused f = in;
+  f.args.push_back(KernelArg::scalar("long", "arrc_seg_n", n));
+  f.args.push_back(KernelArg::buffer("__global " + t.name + "*", "arrc_seg_out", out));
+  f.args.push_back(KernelArg::scalar("long", "arrc_seg_off", out_offset));
+  f.args.push_back(KernelArg::buffer("__global int*", "arrc_seg_count", cnt->mem()));
+  run_scan(ctx, t, &op, f, "arrc_seg", seg_size(t), seg_adapter(2), "arrc_segop", "arrc_seg_ne()",
+           n, true);
+  int32_t c = 0;
+  ctx.read(cnt->mem(), 0, sizeof c, &c);
+  return c;
+}
+
+void segmented_reduce_offsets(Context& ctx, const ElemType& t, const Operator& op, int64_t nseg,
+                              cl_mem offsets, const Fused& in, cl_mem out, int64_t out_offset) {
+  if (nseg <= 0) return;
+  std::string src = assemble(ctx, t, &op, in, "", detail::kSegReduceOffsets);
+  cl_kernel k = ctx.kernel(src, "", "arrc_segreduce_off");
+  Config c = config(ctx);
+  size_t L = 64;
+  size_t groups = std::min<size_t>(static_cast<size_t>(nseg), c.groups * 8);
+  Launch(ctx, k)
+      .val<cl_long>(nseg)
+      .mem(offsets)
+      .mem(out)
+      .val<cl_long>(out_offset)
+      .local(L * t.size)
+      .extra(in)
+      .run(groups * L, L);
+}
+
+void segmented_scan_offsets(Context& ctx, const ElemType& t, const Operator& op, int64_t n,
+                            int64_t nseg, cl_mem offsets, const Fused& in, cl_mem out,
+                            int64_t out_offset, bool inclusive) {
+  if (n <= 0) return;
+  auto flags = ctx.alloc(static_cast<size_t>(n));
+  ctx.fill_zero(flags->mem(), 0, static_cast<size_t>(n));
+  static ProgramSource flags_prog(std::string(kernel_prelude()) +
+                                  "#define T int\ninline T arrc_op(T a, T b) { return a + b; }\n"
+                                  "#define ARRC_NE 0\n#define ARRC_PARAMS\n#define ARRC_ARGS\n"
+                                  "inline int arrc_load(long i) { return 0; }\n" +
+                                  detail::kSegReduceOffsets);
+  cl_kernel fk = ctx.kernel(flags_prog, "arrc_offsets_to_flags");
+  Launch(ctx, fk).val<cl_long>(nseg).val<cl_long>(n).mem(offsets).mem(flags->mem()).run(
+      round_up(static_cast<size_t>(nseg), 64), 64);
+  Fused f = in;
+  f.args.push_back(KernelArg::buffer("__global const uchar*", "arrc_segflags", flags->mem()));
+  f.source += "\ninline int arrc_flag(long i ARRC_PARAMS) { return arrc_segflags[i]; }\n";
+  segmented_scan(ctx, t, op, n, f, out, out_offset, inclusive);
+}
+
+// ---------------------------------------------------------------------------
+// Histogram
+
+void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbins, int64_t n,
+               const Fused& in, cl_mem out, int64_t out_offset) {
+  if (nbins <= 0) return;
+  fill(ctx, t, nbins, op.neutral, out, out_offset);
+  if (n <= 0) return;
+  if (t.size != 4 && t.size != 8)
+    throw Error("histogram: element type " + t.name + " must be 4 or 8 bytes");
+  std::string g, l;  // global and local update macros
+  bool i64 = t.size == 8;
+  const std::string& nm = t.name;
+  bool is_int = nm == "int" || nm == "uint";
+  bool is_long = nm == "long" || nm == "ulong";
+  const char* fn = nullptr;
+  if (op.kind == Operator::Add) fn = "add";
+  if (op.kind == Operator::Min) fn = "min";
+  if (op.kind == Operator::Max) fn = "max";
+  if (fn && is_int) {
+    g = std::string("#define ARRC_ATOMIC_UPDATE(p, v) atomic_") + fn + "((volatile __global T*)(p), (v))\n";
+    l = std::string("#define ARRC_LOCAL_ATOMIC_UPDATE(p, v) atomic_") + fn + "((volatile __local T*)(p), (v))\n";
+  } else if (fn && is_long) {
+    g = std::string("#define ARRC_ATOMIC_UPDATE(p, v) atom_") + fn + "((volatile __global T*)(p), (v))\n";
+  } else {
+    std::string U = i64 ? "ulong" : "uint";
+    std::string cas = i64 ? "atom_cmpxchg" : "atomic_cmpxchg";
+    for (int space = 0; space < 2; ++space) {
+      if (space == 1 && i64) break;  // no 64-bit local atomics in 1.2
+      std::string as = space == 0 ? "__global" : "__local";
+      std::string name = space == 0 ? "arrc_atomic_update" : "arrc_local_atomic_update";
+      std::string& dst = space == 0 ? g : l;
+      dst += "typedef union { " + U + " u; T t; } arrc_hu_" + std::to_string(space) + ";\n";
+      dst += "inline void " + name + "(" + as + " T* p, T v) {\n"
+             "  volatile " + as + " " + U + "* q = (volatile " + as + " " + U + "*)p;\n"
+             "  arrc_hu_" + std::to_string(space) + " o, nw;\n"
+             "  o.u = *q;\n"
+             "  for (;;) {\n"
+             "    nw.t = arrc_op(o.t, v);\n"
+             "    " + U + " prev = " + cas + "(q, o.u, nw.u);\n"
+             "    if (prev == o.u) break;\n"
+             "    o.u = prev;\n"
+             "  }\n}\n";
+      dst += std::string("#define ") + (space == 0 ? "ARRC_ATOMIC_UPDATE" : "ARRC_LOCAL_ATOMIC_UPDATE") +
+             "(p, v) " + name + "(p, v)\n";
+    }
+  }
+  Config c = config(ctx);
+  size_t L = static_cast<size_t>(c.wg);
+  bool use_local = !l.empty() && static_cast<size_t>(nbins) * t.size <= 16384;
+  std::string src = assemble(ctx, t, &op, in, g + (use_local ? l : std::string()), detail::kHist,
+                             i64);
+  size_t groups = std::max<size_t>(
+      1, std::min<size_t>(c.groups, (static_cast<size_t>(n) + L * 4 - 1) / (L * 4)));
+  if (use_local) {
+    cl_kernel k = ctx.kernel(src, "", "arrc_hist_local");
+    Launch(ctx, k)
+        .val<cl_long>(n)
+        .val<cl_long>(nbins)
+        .mem(out)
+        .val<cl_long>(out_offset)
+        .local(static_cast<size_t>(nbins) * t.size)
+        .extra(in)
+        .run(groups * L, L);
+  } else {
+    cl_kernel k = ctx.kernel(src, "", "arrc_hist");
+    Launch(ctx, k)
+        .val<cl_long>(n)
+        .val<cl_long>(nbins)
+        .mem(out)
+        .val<cl_long>(out_offset)
+        .extra(in)
+        .run(groups * L, L);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Expand
+
+Expanded expand(Context& ctx, const ElemType& t, int64_t n, const Fused& in) {
+  Expanded r;
+  if (n <= 0) {
+    r.data = ctx.alloc(t.size);
+    r.ends = ctx.alloc(sizeof(int64_t));
+    return r;
+  }
+  r.ends = ctx.alloc(static_cast<size_t>(n) * sizeof(int64_t));
+  Fused f = in;
+  f.args.push_back(KernelArg::buffer("__global long*", "arrc_ends", r.ends->mem()));
+  const char* adapter = R"CLC(
+#define ST long
+inline long arrc_ladd(long a, long b) { return a + b; }
+#define arrc_sop arrc_ladd
+#define ARRC_SNE 0L
+#define arrc_sload(i) arrc_size(i ARRC_ARGS)
+#define arrc_sstore(i, v) (arrc_ends[i] = (v))
+)CLC";
+  // One program holds both kernels (scan of sizes + expansion).
+  Config c = config(ctx);
+  int vt = items_per_thread(c, 8);
+  std::string body = std::string(adapter) + helpers("ST", "arrc_sop", "ARRC_SNE", "s") +
+                     detail::kScan + detail::kExpand;
+  std::string src = assemble(ctx, t, nullptr, f, cfg_defines(c.wg, vt), body);
+  cl_kernel ks = ctx.kernel(src, "", "arrc_scan");
+  cl_kernel ke = ctx.kernel(src, "", "arrc_expand");
+  int64_t tile = static_cast<int64_t>(c.wg) * vt;
+  int64_t ntiles = (n + tile - 1) / tile;
+  ScanTemps tmp = scan_temps(ctx, ntiles, 8);
+  Launch(ctx, ks)
+      .val<cl_long>(n)
+      .val<cl_int>(1)
+      .mem(tmp.ctl->mem())
+      .mem(tmp.aggs->mem())
+      .mem(tmp.incs->mem())
+      .extra(f)
+      .run(static_cast<size_t>(ntiles) * c.wg, c.wg);
+  int64_t total = 0;
+  ctx.read(r.ends->mem(), (n - 1) * sizeof(int64_t), sizeof total, &total);
+  r.count = total;
+  r.data = ctx.alloc(static_cast<size_t>(std::max<int64_t>(total, 1)) * t.size);
+  Launch(ctx, ke)
+      .val<cl_long>(n)
+      .val<cl_long>(total)
+      .mem(r.ends->mem())
+      .mem(r.data->mem())
+      .extra(f)
+      .run(round_up(static_cast<size_t>(total), 256), 256);
+  return r;
+}
+
+}  // namespace arrc
