@@ -1,0 +1,138 @@
+// The stages of `arrc`, in pipeline order. Each later stage plugs in here:
+// replace the notAvailable(...) line of its emit by a call into its library
+// (and add the library to driver/CMakeLists.txt).
+#include "Pipeline.h"
+
+#include "arrc/Diagnostics.h"
+#include "arrc/Frontend.h"
+#include "arrc/Source.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace arrc::driver {
+
+const char *emitName(Emit e) {
+  switch (e) {
+  case Emit::Ast: return "ast";
+  case Emit::Typed: return "typed";
+  case Emit::Lowered: return "lowered";
+  case Emit::Ir: return "ir";
+  case Emit::OpenCL: return "opencl";
+  case Emit::Header: return "header";
+  }
+  return "?";
+}
+
+std::string executableDir(const char *argv0) {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec && argv0)
+    exe = fs::absolute(argv0, ec);
+  if (ec)
+    return "";
+  return exe.parent_path().string();
+}
+
+std::string findStdlibDir(const char *argv0) {
+  if (const char *env = std::getenv("ARRC_STDLIB_DIR"))
+    return env;
+  std::error_code ec;
+  std::string exeDir = executableDir(argv0);
+  if (!exeDir.empty()) {
+    fs::path installed = fs::path(exeDir) / ".." / "share" / "arrc" / "stdlib";
+    if (fs::is_directory(installed, ec))
+      return installed.lexically_normal().string();
+  }
+#ifdef ARRC_SOURCE_STDLIB_DIR
+  return ARRC_SOURCE_STDLIB_DIR;
+#else
+  return "";
+#endif
+}
+
+namespace {
+
+int notAvailable(const std::string &what) {
+  std::cerr << "arrc: " << what << " is not available yet in this build\n";
+  return 1;
+}
+
+// Writes to -o OUT or stdout.
+class Output {
+public:
+  explicit Output(const std::string &path) {
+    if (!path.empty() && path != "-") {
+      file_ = std::make_unique<std::ofstream>(path, std::ios::binary);
+      if (!*file_)
+        failed_ = true;
+    }
+  }
+  bool failed() const { return failed_; }
+  std::ostream &stream() { return file_ ? *file_ : std::cout; }
+
+private:
+  std::unique_ptr<std::ofstream> file_;
+  bool failed_ = false;
+};
+
+// Stage 1: source -> AST (every command starts here).
+bool runFrontend(const CompileOptions &o, SourceManager &sm, Diagnostics &diag, Program &prog) {
+  FrontendOptions fo;
+  fo.includeDirs = o.includeDirs;
+  fo.stdlibDir = o.stdlibDir;
+  fo.loadStdlib = o.loadStdlib;
+  return loadProgram(o.input, fo, sm, diag, prog);
+}
+
+} // namespace
+
+int compileCommand(const CompileOptions &o) {
+  SourceManager sm;
+  Diagnostics diag(sm, std::cerr);
+  diag.setWarningsAsErrors(o.werror);
+  Program prog;
+  if (!runFrontend(o, sm, diag, prog))
+    return 1;
+
+  if (o.emit == Emit::Ast) {
+    Output out(o.output);
+    if (out.failed()) {
+      std::cerr << "arrc: error: cannot write '" << o.output << "'\n";
+      return 1;
+    }
+    printAst(prog, sm, out.stream());
+    return diag.hasErrors() ? 1 : 0;
+  }
+
+  // Stage 2: type checking (typecheck/): typeCheck(prog, sm, diag).
+  if (o.emit == Emit::Typed)
+    return notAvailable("--emit=typed");
+  // Stage 3: lowering (lowering/): lowerProgram(...), its passes.
+  if (o.emit == Emit::Lowered)
+    return notAvailable("--emit=lowered");
+  if (o.emit == Emit::Ir)
+    return notAvailable("--emit=ir");
+  // Stage 4: code generation (codegen/).
+  if (o.emit == Emit::OpenCL)
+    return notAvailable("--emit=opencl");
+  return notAvailable("--emit=header");
+}
+
+int runCommand(const RunOptions &o) {
+  SourceManager sm;
+  Diagnostics diag(sm, std::cerr);
+  diag.setWarningsAsErrors(o.compile.werror);
+  Program prog;
+  if (!runFrontend(o.compile, sm, diag, prog))
+    return 1;
+  return notAvailable("arrc run");
+}
+
+} // namespace arrc::driver

@@ -1,0 +1,43 @@
+// The compilation pipeline behind the `arrc` command line. main.cpp parses the
+// options into these structs and calls one function; each returns the exit
+// status (0 success, 1 program error; usage errors are main.cpp's, status 2).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace arrc::driver {
+
+enum class Emit { Ast, Typed, Lowered, Ir, OpenCL, Header };
+
+struct CompileOptions {
+  std::string input;                    // FILE.arr
+  std::string output;                   // -o OUT ("" = stdout)
+  Emit emit = Emit::Header;             // --emit (default: the C++ header)
+  std::string target = "opencl";        // --target
+  std::vector<std::string> includeDirs; // -I DIR
+  bool werror = false;                  // -Werror
+  bool loadStdlib = true;               // --no-stdlib turns it off
+  std::string stdlibDir;                // found by findStdlibDir()
+};
+
+struct RunOptions {
+  CompileOptions compile;               // input, -I, stdlib
+  std::string entry;                    // -e ENTRY ("" = the only export)
+  std::vector<std::string> args;        // Arr literals (or stdin when empty)
+};
+
+// `arrc FILE.arr ...`
+int compileCommand(const CompileOptions &options);
+// `arrc run FILE.arr ...`
+int runCommand(const RunOptions &options);
+
+// The stdlib directory: $ARRC_STDLIB_DIR, else <dir of exe>/../share/arrc/stdlib
+// if it exists, else the source tree's stdlib/ (ARRC_SOURCE_STDLIB_DIR).
+std::string findStdlibDir(const char *argv0);
+// The directory holding the running executable ("" if unknown).
+std::string executableDir(const char *argv0);
+
+const char *emitName(Emit e);
+
+} // namespace arrc::driver

@@ -1,0 +1,85 @@
+// arrc — the Arr compiler driver.
+//   arrc FILE.arr [-o OUT] [--emit=ast|typed|lowered|ir|opencl|header]
+//        [--target=opencl] [-I DIR]... [-Werror] [--no-stdlib]
+//   arrc run FILE.arr [-e ENTRY] [ARG...]
+// Exit status: 0 success, 1 program error, 2 usage error.
+#include "Pipeline.h"
+
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <iostream>
+#include <map>
+
+using namespace arrc::driver;
+
+namespace {
+
+void addCommonOptions(CLI::App &app, CompileOptions &o, std::vector<std::string> &warnings) {
+  app.add_option("-I", o.includeDirs, "Add DIR to the import search path")->type_name("DIR");
+  app.add_option("-W", warnings, "-Werror: treat warnings as errors")
+      ->type_name("error")
+      ->check(CLI::IsMember({"error"}));
+  app.add_flag("--no-stdlib", [&o](int64_t) { o.loadStdlib = false; },
+               "Do not load the standard library");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"arrc: the Arr compiler (Arr -> C++ host code + OpenCL kernels)", "arrc"};
+  app.set_version_flag("--version", std::string("arrc ") + ARRC_VERSION);
+  app.require_subcommand(0, 1);
+
+  CompileOptions compile;
+  std::vector<std::string> warnings;
+  std::string emit = "header";
+  app.add_option("file", compile.input, "The .arr file to compile")->type_name("FILE.arr");
+  app.add_option("-o", compile.output, "Write the output to OUT")->type_name("OUT");
+  std::map<std::string, Emit> emits{{"ast", Emit::Ast},         {"typed", Emit::Typed},
+                                    {"lowered", Emit::Lowered}, {"ir", Emit::Ir},
+                                    {"opencl", Emit::OpenCL},   {"header", Emit::Header}};
+  app.add_option("--emit", emit, "What to output (default: header)")
+      ->type_name("ast|typed|lowered|ir|opencl|header")
+      ->check(CLI::IsMember({"ast", "typed", "lowered", "ir", "opencl", "header"}));
+  app.add_option("--target", compile.target, "Code generation target")
+      ->type_name("opencl")
+      ->check(CLI::IsMember({"opencl"}));
+  addCommonOptions(app, compile, warnings);
+
+  RunOptions run;
+  std::vector<std::string> runWarnings;
+  CLI::App *runCmd = app.add_subcommand("run", "Compile FILE.arr and run one export");
+  runCmd->add_option("file", run.compile.input, "The .arr file")->required()->type_name("FILE.arr");
+  runCmd->add_option("-e,--entry", run.entry, "The export to call (default: the only one)")
+      ->type_name("ENTRY");
+  runCmd->add_option("args", run.args, "Arguments in Arr literal syntax (else read from stdin)")
+      ->type_name("ARG");
+  addCommonOptions(*runCmd, run.compile, runWarnings);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    int status = app.exit(e);
+    return status == 0 ? 0 : 2;
+  }
+
+  try {
+    if (runCmd->parsed()) {
+      run.compile.werror = !runWarnings.empty();
+      run.compile.stdlibDir = findStdlibDir(argv[0]);
+      return runCommand(run);
+    }
+    if (compile.input.empty()) {
+      std::cerr << "arrc: error: no input file\n" << "Run with --help for more information.\n";
+      return 2;
+    }
+    compile.emit = emits.at(emit);
+    compile.werror = !warnings.empty();
+    compile.stdlibDir = findStdlibDir(argv[0]);
+    return compileCommand(compile);
+  } catch (const std::exception &e) {
+    std::cerr << "arrc: internal error: " << e.what() << "\n";
+    return 1;
+  }
+}
