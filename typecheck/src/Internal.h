@@ -1,0 +1,33 @@
+// Internals of the type checker shared by its source files.
+#pragma once
+
+#include "arrc/AST.h"
+#include "arrc/TypeCheck.h"
+
+#include <functional>
+#include <string>
+
+namespace arrc::tc {
+
+// A deep copy of an expression tree (types and resolutions are copied too).
+ExprP cloneExpr(const ExprP &e);
+IndexArg cloneIndexArg(const IndexArg &a);
+
+// Calls f on every direct sub-expression (in source order; null ones skipped).
+void forEachChild(Expr &e, const std::function<void(ExprP &)> &f);
+
+// Spelling of operators (independent of the frontend's AST.cpp).
+const char *opName(BinOp op);
+const char *opName(UnOp op);
+
+// Intrinsic signatures (Intrinsics.cpp).
+struct IntrinsicInfo {
+  std::string name;
+  std::string signature; // in the mini-syntax of Intrinsics.cpp; "" = special rule
+  bool rowPoly = false;  // type variables of kind "any" may stand for arrays (rows)
+  std::string doc;       // the type as documented in docs/types.md
+};
+const IntrinsicInfo *findIntrinsic(const std::string &name);
+const std::vector<IntrinsicInfo> &intrinsicTable();
+
+} // namespace arrc::tc
