@@ -6,6 +6,7 @@
 #include "arrc/Diagnostics.h"
 #include "arrc/Frontend.h"
 #include "arrc/Source.h"
+#include "arrc/TypeCheck.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -111,9 +112,20 @@ int compileCommand(const CompileOptions &o) {
     return diag.hasErrors() ? 1 : 0;
   }
 
-  // Stage 2: type checking (typecheck/): typeCheck(prog, sm, diag).
-  if (o.emit == Emit::Typed)
-    return notAvailable("--emit=typed");
+  // Stage 2: type checking (typecheck/); every later stage needs it.
+  TypeCheckOptions tco;
+  tco.warningsAsErrors = o.werror;
+  if (!typeCheck(prog, diag, tco))
+    return 1;
+  if (o.emit == Emit::Typed) {
+    Output out(o.output);
+    if (out.failed()) {
+      std::cerr << "arrc: error: cannot write '" << o.output << "'\n";
+      return 1;
+    }
+    printTyped(prog, sm, out.stream());
+    return diag.hasErrors() ? 1 : 0;
+  }
   // Stage 3: lowering (lowering/): lowerProgram(...), its passes.
   if (o.emit == Emit::Lowered)
     return notAvailable("--emit=lowered");
@@ -131,6 +143,10 @@ int runCommand(const RunOptions &o) {
   diag.setWarningsAsErrors(o.compile.werror);
   Program prog;
   if (!runFrontend(o.compile, sm, diag, prog))
+    return 1;
+  TypeCheckOptions tco;
+  tco.warningsAsErrors = o.compile.werror;
+  if (!typeCheck(prog, diag, tco))
     return 1;
   return notAvailable("arrc run");
 }
