@@ -378,6 +378,11 @@ cl_program ContextImpl::build(const ProgramSource& src) {
       stats.disk_rejected++;
     }
   }
+  if (const char* dump = getenv_nonempty("ARRC_DUMP_SOURCES")) {
+    std::error_code ec;
+    std::filesystem::create_directories(dump, ec);
+    std::ofstream(std::string(dump) + "/" + hex(src.hash()[0]) + ".cl") << src.source();
+  }
   const char* s = src.source().c_str();
   size_t len = src.source().size();
   cl_int err = CL_SUCCESS;

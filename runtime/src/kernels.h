@@ -242,7 +242,7 @@ void arrc_compact(long n, __global int* ctl, __global CT* aggs, __global CT* inc
   CT prefix = arrc_lookback_c(t, total, (__global volatile int*)(ctl + 1), aggs, incs, lv, lf, &lctl, &lex);
   CT pos = incl - c;
   for (int j = 0; j < VT; ++j)
-    if (mask & (1u << j)) tile[LPAD(pos++)] = vals[j];
+    if (mask & (1u << j)) { tile[LPAD(pos)] = vals[j]; pos++; }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (CT li = lid; li < total; li += WG) out[out_off + prefix + li] = tile[LPAD(li)];
   if (lid == 0 && base + TILE >= n) count_out[0] = (long)(prefix + total);
@@ -256,13 +256,15 @@ __kernel void arrc_fill(long n, __global T* out, long off) {
 }
 )CLC";
 
-inline const char* kScatterGather = R"CLC(
+inline const char* kScatter = R"CLC(
 __kernel void arrc_scatter(long n, __global T* dest, long dest_off, long dest_n ARRC_PARAMS) {
   long k = get_global_id(0);
   if (k >= n) return;
   long j = arrc_index(k ARRC_ARGS);
   if (j >= 0 && j < dest_n) dest[dest_off + j] = arrc_load(k ARRC_ARGS);
 }
+)CLC";
+inline const char* kGather = R"CLC(
 __kernel void arrc_gather(long n, __global const T* src, long src_off, long src_stride, long src_n,
                           __global T* out, long out_off, __global long* err, int pos ARRC_PARAMS) {
   long k = get_global_id(0);

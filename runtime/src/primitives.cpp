@@ -328,7 +328,7 @@ void fill(Context& ctx, const ElemType& t, int64_t n, const std::string& value, 
 void scatter(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem dest,
              int64_t dest_offset, int64_t dest_n) {
   if (n <= 0) return;
-  std::string src = assemble(ctx, t, nullptr, in, "", detail::kScatterGather);
+  std::string src = assemble(ctx, t, nullptr, in, "", detail::kScatter);
   cl_kernel k = ctx.kernel(src, "", "arrc_scatter");
   Launch(ctx, k)
       .val<cl_long>(n)
@@ -343,7 +343,7 @@ void gather(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem 
             int64_t src_offset, int64_t src_stride, int64_t src_n, cl_mem out, int64_t out_offset,
             int32_t pos_id) {
   if (n <= 0) return;
-  std::string src = assemble(ctx, t, nullptr, in, "", detail::kScatterGather);
+  std::string src = assemble(ctx, t, nullptr, in, "", detail::kGather);
   cl_kernel k = ctx.kernel(src, "", "arrc_gather");
   Launch(ctx, k)
       .val<cl_long>(n)
@@ -492,7 +492,7 @@ void segmented_scan(Context& ctx, const ElemType& t, const Operator& op, int64_t
                     const Fused& in, cl_mem out, int64_t out_offset, bool inclusive) {
   Fused f = with_default_store(t, in, out, out_offset);
   run_scan(ctx, t, &op, f, "arrc_seg", seg_size(t), seg_adapter(inclusive ? 0 : 1), "arrc_segop",
-           "arrc_seg_ne()", n, true);
+           "arrc_seg_ne()", n, inclusive);
 }
 
 int64_t segmented_reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n,

@@ -1,0 +1,236 @@
+// Context, program cache, kernel launch, device-side errors, memory errors.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+
+#include "common.h"
+
+using namespace arrc;
+using arrc_test::ctx;
+
+namespace {
+const ProgramSource& axpy_program() {
+  static ProgramSource p(std::string(kernel_prelude()) + R"CLC(
+__kernel void axpy(long n, float a, __global const float* x, __global float* y) {
+  long i = get_global_id(0);
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+__kernel void checked_get(long n, __global const int* x, long xn, __global const long* idx,
+                          __global int* out, __global long* err, int pos) {
+  long i = get_global_id(0);
+  if (i >= n) return;
+  long j = idx[i];
+  if (!arrc_in_bounds(err, pos, j, xn, 0)) return;
+  out[i] = x[j];
+}
+__kernel void shape_fail(__global long* err, int pos, long a, long b) {
+  if (get_global_id(0) == 0 && a != b) arrc_raise(err, ARRC_ERR_SHAPE, pos, a, b, 0);
+}
+)CLC");
+  return p;
+}
+}  // namespace
+
+TEST_CASE("context: chooses a device and reports it") {
+  Context& c = ctx();
+  CHECK(!c.device_name().empty());
+  CHECK(!c.platform_name().empty());
+  CHECK(c.describe().find(c.device_name()) != std::string::npos);
+  CHECK(c.max_alloc_bytes() > 0);
+  CHECK(c.compute_units() > 0);
+  MESSAGE("device: " << c.describe() << " fp64=" << c.supports_fp64());
+}
+
+TEST_CASE("context: bad ARRC_DEVICE name raises arrc::Error and the default context stays usable") {
+  ContextOptions o;
+  o.device = "no-such-device-xyz";
+  try {
+    Context bad(o);
+    FAIL("expected arrc::Error");
+  } catch (const Error& e) {
+    std::string m = e.what();
+    CHECK(m.find("no-such-device-xyz") != std::string::npos);
+    CHECK(m.find("available") != std::string::npos);
+  }
+  // case-insensitive substring of the platform name selects it
+  ContextOptions o2;
+  std::string pn = ctx().platform_name();
+  for (auto& ch : pn) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  o2.device = pn.substr(0, 4);
+  Context c2(o2);
+  CHECK(c2.platform_name() == ctx().platform_name());
+  auto a = Array<int32_t, 1>::from(ctx(), std::vector<int32_t>{1, 2, 3});
+  CHECK(a.to_vector() == std::vector<int32_t>{1, 2, 3});
+}
+
+TEST_CASE("launch: variadic launch with arrays, buffers and scalars") {
+  Context& c = ctx();
+  const int64_t n = 1000;
+  std::vector<float> x(n), y(n);
+  for (int64_t i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i);
+    y[i] = static_cast<float>(2 * i);
+  }
+  auto X = Array<float, 1>::from(c, x);
+  auto Y = Array<float, 1>::from(c, y);
+  cl_kernel k = c.kernel(axpy_program(), "axpy");
+  c.launch(k, round_up(n, 64), 64, int64_t{n}, 3.0f, X, Y.buffer());
+  auto r = Y.to_vector();
+  for (int64_t i = 0; i < n; ++i) REQUIRE(r[i] == doctest::Approx(3.0 * i + 2.0 * i));
+  // cached kernel lookup + launch overhead (not a hard limit on PoCL)
+  c.finish();
+  const int reps = 2000;
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < reps; ++i) {
+    cl_kernel kk = c.kernel(axpy_program(), "axpy");
+    c.launch(kk, 64, 64, int64_t{0}, 1.0f, X, Y);
+  }
+  auto t1 = std::chrono::steady_clock::now();
+  c.finish();
+  double us = std::chrono::duration<double, std::micro>(t1 - t0).count() / reps;
+  MESSAGE("host overhead per cached launch: " << us << " us");
+  CHECK(us < 200.0);
+}
+
+TEST_CASE("cache: a second context loads programs from disk; corrupt files are ignored") {
+  static ProgramSource p(R"CLC(
+__kernel void twice(__global int* x) { x[get_global_id(0)] *= 2; }
+)CLC");
+  uint64_t disk_before = 0;
+  {
+    Context c1;
+    c1.kernel(p, "twice");
+    CHECK(c1.cache_stats().builds == 1);
+    c1.kernel(p, "twice");
+    CHECK(c1.cache_stats().memory_hits >= 1);
+  }
+  {
+    Context c2;
+    disk_before = c2.cache_stats().disk_hits;
+    cl_kernel k = c2.kernel(p, "twice");
+    CHECK(c2.cache_stats().disk_hits == disk_before + 1);
+    CHECK(c2.cache_stats().builds == 0);
+    auto a = Array<int32_t, 1>::from(c2, std::vector<int32_t>{1, 2, 3});
+    c2.launch(k, 3, NDRange(), a);
+    CHECK(a.to_vector() == std::vector<int32_t>{2, 4, 6});
+  }
+  // corrupt every cached binary
+  int corrupted = 0;
+  for (auto& e : std::filesystem::directory_iterator(arrc_test::cache_dir)) {
+    std::fstream f(e.path(), std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(40);
+    f.write("garbage!garbage!", 16);
+    ++corrupted;
+  }
+  CHECK(corrupted > 0);
+  {
+    Context c3;
+    cl_kernel k = c3.kernel(p, "twice");
+    CHECK(c3.cache_stats().disk_rejected == 1);
+    CHECK(c3.cache_stats().builds == 1);
+    CHECK(c3.cache_stats().disk_writes == 1);
+    auto a = Array<int32_t, 1>::from(c3, std::vector<int32_t>{5});
+    c3.launch(k, 1, NDRange(), a);
+    CHECK(a.to_vector() == std::vector<int32_t>{10});
+  }
+  {
+    Context c4;  // the rewritten file is valid again
+    c4.kernel(p, "twice");
+    CHECK(c4.cache_stats().disk_hits == 1);
+    CHECK(c4.cache_stats().builds == 0);
+  }
+  {
+    // truncated file
+    for (auto& e : std::filesystem::directory_iterator(arrc_test::cache_dir))
+      std::filesystem::resize_file(e.path(), 20);
+    Context c5;
+    c5.kernel(p, "twice");
+    CHECK(c5.cache_stats().disk_rejected == 1);
+    CHECK(c5.cache_stats().builds == 1);
+  }
+}
+
+TEST_CASE("cache: build failure raises arrc::Error with the build log; context stays usable") {
+  static ProgramSource bad("__kernel void broken(__global int* x) { x[0] = undeclared_thing; }");
+  try {
+    ctx().kernel(bad, "broken");
+    FAIL("expected arrc::Error");
+  } catch (const Error& e) {
+    std::string m = e.what();
+    CHECK(m.find("build failed") != std::string::npos);
+    CHECK(m.find("undeclared_thing") != std::string::npos);
+  }
+  try {
+    ctx().kernel(axpy_program(), "no_such_kernel");
+    FAIL("expected arrc::Error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("no_such_kernel") != std::string::npos);
+  }
+  auto a = Array<int32_t, 1>::from(ctx(), std::vector<int32_t>{4, 5});
+  CHECK(reduce(ctx(), a, Operator::add()) == 9);
+}
+
+TEST_CASE("device errors: out-of-bounds raised by a kernel becomes arrc::Error") {
+  Context& c = ctx();
+  const char* positions[] = {"main.arr:1:1", "prog.arr:3:7", "prog.arr:9:2"};
+  auto x = Array<int32_t, 1>::from(c, std::vector<int32_t>{10, 11, 12, 13, 14});
+  auto idx = Array<int64_t, 1>::from(c, std::vector<int64_t>{0, 4, 7, 2});
+  auto out = Array<int32_t, 1>::zeros(c, {4});
+  cl_kernel k = c.kernel(axpy_program(), "checked_get");
+  c.check_errors(positions, 3);  // nothing pending
+  c.launch(k, 4, NDRange(), int64_t{4}, x, int64_t{5}, idx, out, c.error_buffer(), int32_t{1});
+  try {
+    c.check_errors(positions, 3);
+    FAIL("expected arrc::Error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()) == "prog.arr:3:7: index 7 out of bounds for axis 0 of size 5");
+  }
+  c.check_errors(positions, 3);  // reset: no error pending any more
+  // shape error code
+  cl_kernel ks = c.kernel(axpy_program(), "shape_fail");
+  c.launch(ks, 1, NDRange(), c.error_buffer(), int32_t{2}, int64_t{3}, int64_t{4});
+  CHECK_THROWS_WITH_AS((c.check_errors(positions, 3)), "prog.arr:9:2: shape mismatch: 3 vs 4", Error);
+  // the gather primitive raises through the same buffer
+  auto g = gather(c, x, idx, 0);
+  CHECK_THROWS_WITH_AS((c.check_errors(positions, 3)),
+                       "main.arr:1:1: index 7 out of bounds for axis 0 of size 5", Error);
+  auto idx2 = Array<int64_t, 1>::from(c, std::vector<int64_t>{4, 0});
+  auto g2 = gather(c, x, idx2, 0);
+  c.check_errors(positions, 3);
+  CHECK(g2.to_vector() == std::vector<int32_t>{14, 10});
+  // host-side formatting helper
+  CHECK(std::string(bounds_error("f.arr:2:3", -1, 5, 1).what()) ==
+        "f.arr:2:3: index -1 out of bounds for axis 1 of size 5");
+  CHECK(format_error(ErrorCode::empty, "f.arr:1:1", 0, 0, 0).find("empty") != std::string::npos);
+}
+
+TEST_CASE("memory: too-large allocation raises out of device memory; pool reuses buffers") {
+  Context& c = ctx();
+  try {
+    auto b = c.alloc(c.max_alloc_bytes() + 1);
+    FAIL("expected arrc::Error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("out of device memory") != std::string::npos);
+  }
+  try {
+    auto a = Array<double, 2>::alloc(c, {1 << 20, 1 << 20});
+    FAIL("expected arrc::Error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("out of device memory") != std::string::npos);
+  }
+  PoolStats before = c.pool_stats();
+  {
+    auto b1 = c.alloc(100000);
+  }
+  {
+    auto b2 = c.alloc(99000);  // same size class: reused
+  }
+  PoolStats after = c.pool_stats();
+  CHECK(after.reuses >= before.reuses + 1);
+  auto a = Array<int32_t, 1>::from(c, std::vector<int32_t>{1, 2});
+  CHECK(reduce(c, a, Operator::add()) == 3);
+}
