@@ -19,6 +19,9 @@
 #include <arrc/context.h>
 #include <arrc/error.h>
 
+#include <array>
+#include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
