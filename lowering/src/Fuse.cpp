@@ -1,0 +1,230 @@
+// Fusion. Producer-consumer: a Map whose outputs are read only by one later
+// SOAC, at that SOAC's own index, is substituted into the consumer's body
+// (map-map, map-reduce, map-scan, map-filter, map-scatter/hist/seg ops,
+// map-expand body); a Filter read only by a Reduce at its own index becomes
+// one Reduce whose body guards the element (filter-reduce). Horizontal: two
+// independent Maps over the same space become one Map (zip of maps).
+#include "Passes.h"
+
+#include <map>
+
+namespace arrc::passes {
+using namespace ir;
+
+static void countExp(const ExpP &e, std::map<int, int> &c) {
+  if (!e) return;
+  if (e->kind == Exp::Var) c[e->var]++;
+  for (auto &a : e->args) countExp(a, c);
+}
+static void countBlock(const Block &b, std::map<int, int> &c);
+static void countStmt(const Stmt &s, std::map<int, int> &c) {
+  forEachExp(const_cast<Stmt &>(s), [&](ExpP &e) { countExp(e, c); });
+  if (s.kind == StmtKind::Write) c[static_cast<const Write &>(s).array]++;
+  forEachBlock(s, [&](const Block &b) { countBlock(b, c); });
+}
+static void countBlock(const Block &b, std::map<int, int> &c) {
+  for (auto &s : b.stmts) countStmt(*s, c);
+  for (auto &r : b.results) countExp(r, c);
+}
+
+// The index space of a SOAC with one per-element body.
+struct Space {
+  std::vector<ExpP> dims;
+  std::vector<int> index;
+  Block *body = nullptr;
+};
+static bool spaceOf(Stmt &s, Space &sp) {
+  switch (s.kind) {
+  case StmtKind::Map: { auto &x = static_cast<Map &>(s); sp = {x.dims, x.index, &x.body}; return true; }
+  case StmtKind::Reduce: { auto &x = static_cast<Reduce &>(s); sp = {{x.n}, {x.index}, &x.body}; return true; }
+  case StmtKind::Scan: { auto &x = static_cast<Scan &>(s); sp = {{x.n}, {x.index}, &x.body}; return true; }
+  case StmtKind::Filter: { auto &x = static_cast<Filter &>(s); sp = {{x.n}, {x.index}, &x.body}; return true; }
+  case StmtKind::Scatter: { auto &x = static_cast<Scatter &>(s); sp = {{x.n}, {x.index}, &x.body}; return true; }
+  case StmtKind::Hist: { auto &x = static_cast<Hist &>(s); sp = {{x.n}, {x.index}, &x.body}; return true; }
+  case StmtKind::SegScan: { auto &x = static_cast<SegScan &>(s); sp = {{x.n}, {x.index}, &x.body}; return true; }
+  case StmtKind::SegReduce: { auto &x = static_cast<SegReduce &>(s); sp = {{x.n}, {x.index}, &x.body}; return true; }
+  default: return false;
+  }
+}
+
+static bool sameDims(const std::vector<ExpP> &a, const std::vector<ExpP> &b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!sameExp(a[i], b[i])) return false;
+  return true;
+}
+
+// Counts reads of `arr` in b at exactly the index vars idx (good) and all uses.
+static void readsAtIndex(const Block &b, int arr, const std::vector<int> &idx, int &good) {
+  std::function<void(const ExpP &)> ex = [&](const ExpP &e) {
+    if (!e) return;
+    if (e->kind == Exp::Read && e->args[0]->kind == Exp::Var && e->args[0]->var == arr &&
+        e->args.size() == idx.size() + 1) {
+      bool ok = true;
+      for (size_t k = 0; k < idx.size(); ++k)
+        ok = ok && e->args[k + 1]->kind == Exp::Var && e->args[k + 1]->var == idx[k];
+      if (ok) {
+        good++;
+        return;
+      }
+    }
+    for (auto &a : e->args) ex(a);
+  };
+  std::function<void(const Block &)> bl = [&](const Block &blk) {
+    for (auto &s : blk.stmts) {
+      forEachExp(const_cast<Stmt &>(*s), [&](ExpP &e) { ex(e); });
+      forEachBlock(*s, bl);
+    }
+    for (auto &r : blk.results) ex(r);
+  };
+  bl(b);
+}
+
+// Replaces Read(arr_k, idx) by repl[k] in b.
+static void replaceReads(Block &b, const std::map<int, ExpP> &repl) {
+  rewriteBlock(b, [&](const ExpP &e) -> ExpP {
+    if (e->kind == Exp::Read && e->args[0]->kind == Exp::Var) {
+      auto it = repl.find(e->args[0]->var);
+      if (it != repl.end()) return it->second;
+    }
+    return nullptr;
+  });
+}
+
+static bool fuseBlock(ir::Module &m, Block &b, std::map<int, int> &uses, std::set<int> &resultVars) {
+  for (size_t pi = 0; pi < b.stmts.size(); ++pi) {
+    Stmt &P = *b.stmts[pi];
+    bool isMap = P.kind == StmtKind::Map && !P.outs.empty();
+    bool isFilter = P.kind == StmtKind::Filter;
+    if (!isMap && !isFilter) continue;
+    bool anyResult = false;
+    for (int o : P.outs) anyResult = anyResult || resultVars.count(o);
+    if (anyResult) continue;
+    // Find the single consumer.
+    int ci = -1;
+    for (size_t j = pi + 1; j < b.stmts.size(); ++j) {
+      std::map<int, int> c;
+      countStmt(*b.stmts[j], c);
+      bool usesP = false;
+      for (int o : P.outs) usesP = usesP || c.count(o);
+      if (usesP) {
+        ci = int(j);
+        break;
+      }
+    }
+    if (ci < 0) continue;
+    Stmt &C = *b.stmts[ci];
+    Space cs;
+    if (!spaceOf(C, cs)) continue;
+    // All uses of P's outs are reads in C's body at C's own index.
+    bool ok = true;
+    for (int o : P.outs) {
+      int good = 0;
+      readsAtIndex(*cs.body, o, cs.index, good);
+      ok = ok && uses[o] == good && good > 0;
+    }
+    if (!ok) continue;
+    if (isMap) {
+      auto &pm = static_cast<Map &>(P);
+      if (!sameDims(pm.dims, cs.dims)) continue;
+      std::map<int, ExpP> sub;
+      for (size_t k = 0; k < pm.index.size(); ++k) sub[pm.index[k]] = varExp(m, cs.index[k]);
+      Block pb = cloneFresh(m, pm.body, sub);
+      std::map<int, ExpP> repl;
+      for (size_t k = 0; k < P.outs.size(); ++k) repl[P.outs[k]] = pb.results[k];
+      replaceReads(*cs.body, repl);
+      cs.body->stmts.insert(cs.body->stmts.begin(), pb.stmts.begin(), pb.stmts.end());
+      std::string note = C.note.empty() ? P.note : C.note;
+      if (!P.note.empty() && !C.note.empty() && C.note != P.note) note = C.note + "; fused with " + P.note;
+      C.note = note;
+      b.stmts.erase(b.stmts.begin() + pi);
+      return true;
+    }
+    // Filter -> Reduce.
+    if (C.kind != StmtKind::Reduce) continue;
+    auto &pf = static_cast<Filter &>(P);
+    auto &cr = static_cast<Reduce &>(C);
+    if (!(cr.n->kind == Exp::Shape && cr.n->args[0]->kind == Exp::Var && cr.n->args[0]->var == P.outs[0])) continue;
+    // C's index may be used only in the reads of P.
+    std::map<int, int> cc;
+    countBlock(cr.body, cc);
+    int good = 0;
+    for (int o : P.outs) readsAtIndex(cr.body, o, {cr.index}, good);
+    if (cc[cr.index] != good) continue;
+    std::map<int, ExpP> sub;
+    int ni = m.newVar("i", scalarT(ScalarKind::Long));
+    sub[pf.index] = varExp(m, ni);
+    Block pb = cloneFresh(m, pf.body, sub);
+    std::map<int, ExpP> repl;
+    for (size_t k = 0; k < P.outs.size(); ++k) repl[P.outs[k]] = pb.results[k + 1];
+    Block guarded = cr.body;
+    replaceReads(guarded, repl);
+    auto g = std::make_shared<ir::If>();
+    g->cond = pb.results[0];
+    g->thenB = guarded;
+    g->elseB.results = cr.ne;
+    Block nb;
+    nb.stmts = pb.stmts;
+    for (auto &r : guarded.results) {
+      int o = m.newVar("e", r->type);
+      g->outs.push_back(o);
+      nb.results.push_back(varExp(m, o));
+    }
+    nb.stmts.push_back(g);
+    cr.body = nb;
+    cr.index = ni;
+    cr.n = pf.n;
+    C.note = C.note.empty() ? P.note : C.note + "; fused with " + P.note;
+    b.stmts.erase(b.stmts.begin() + pi);
+    return true;
+  }
+  // Horizontal fusion of independent Maps over the same space.
+  for (size_t i = 0; i < b.stmts.size(); ++i) {
+    if (b.stmts[i]->kind != StmtKind::Map || b.stmts[i]->outs.empty()) continue;
+    auto &a = static_cast<Map &>(*b.stmts[i]);
+    for (size_t j = i + 1; j < b.stmts.size(); ++j) {
+      std::map<int, int> c;
+      countStmt(*b.stmts[j], c);
+      bool dep = false;
+      for (int o : a.outs) dep = dep || c.count(o);
+      if (dep) break; // a later statement uses a's outputs: stop here
+      if (b.stmts[j]->kind != StmtKind::Map || b.stmts[j]->outs.empty()) continue;
+      auto &bm = static_cast<Map &>(*b.stmts[j]);
+      if (!sameDims(a.dims, bm.dims)) continue;
+      std::map<int, ExpP> sub;
+      for (size_t k = 0; k < a.index.size(); ++k) sub[a.index[k]] = varExp(m, bm.index[k]);
+      Block ab = cloneFresh(m, a.body, sub);
+      bm.body.stmts.insert(bm.body.stmts.begin(), ab.stmts.begin(), ab.stmts.end());
+      bm.body.results.insert(bm.body.results.begin(), ab.results.begin(), ab.results.end());
+      bm.outs.insert(bm.outs.begin(), a.outs.begin(), a.outs.end());
+      if (!a.note.empty()) bm.note = bm.note.empty() ? a.note : a.note + "; " + bm.note;
+      b.stmts.erase(b.stmts.begin() + i);
+      return true;
+    }
+  }
+  for (auto &s : b.stmts) {
+    if (s->kind == StmtKind::If || s->kind == StmtKind::Loop) {
+      bool changed = false;
+      forEachBlock(*s, [&](Block &in) { changed = changed || fuseBlock(m, in, uses, resultVars); });
+      if (changed) return true;
+    }
+  }
+  return false;
+}
+
+bool fuse(ir::Module &m) {
+  bool any = false;
+  for (auto &f : m.functions) {
+    for (int it = 0; it < 1000; ++it) {
+      std::map<int, int> uses;
+      countBlock(f.body, uses);
+      std::set<int> resultVars;
+      for (auto &r : f.body.results) expVars(r, resultVars);
+      if (!fuseBlock(m, f.body, uses, resultVars)) break;
+      any = true;
+    }
+  }
+  return any;
+}
+
+} // namespace arrc::passes

@@ -1,0 +1,169 @@
+// Private to arrc_lowering: the lowering state shared by the Lower*.cpp files.
+#pragma once
+
+#include "arrc/AST.h"
+#include "arrc/Diagnostics.h"
+#include "arrc/IRBuilder.h"
+
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace arrc::lower {
+using namespace arrc::ir;
+using ir::Module;
+using ir::Type;
+using ir::Lambda;
+using ir::If;
+using ir::Loop;
+
+// Lowering errors unwind to lowerProgram, which reports them positioned.
+struct LowerError {
+  Span span;
+  std::string message;
+};
+
+class Lowerer;
+struct Val;
+struct FuncVal;
+struct EnvNode;
+using Env = std::shared_ptr<const EnvNode>;
+
+// A per-element step of a sequential fold: acc, element -> new acc.
+using StepFn = std::function<std::vector<ExpP>(const std::vector<ExpP> &acc, const Val &elem)>;
+// A sequential producer (device code): folds `step` over its elements.
+using FoldFn = std::function<std::vector<ExpP>(const std::vector<ExpP> &init, const StepFn &step)>;
+using FetchFn = std::function<Val(const std::vector<ExpP> &idx)>;
+
+// The value of a source expression during lowering.
+struct Val {
+  enum Kind { Scalar, Tuple, Array, Delayed, Seq, Func } kind = Scalar;
+  TypeP type;                   // source type
+  ExpP e;                       // Scalar
+  std::vector<Val> elems;       // Tuple
+  std::vector<ExpP> arrs;       // Array: one array variable per scalar leaf (SoA)
+  std::vector<ExpP> dims;       // Delayed: extents (long)
+  FetchFn fetch;                // Delayed: element at an index vector
+  FoldFn fold;                  // Seq: rank-1, only in device code
+  std::shared_ptr<FuncVal> fn;  // Func
+
+  static Val scalar(ExpP e, TypeP t) { Val v; v.kind = Scalar; v.e = e; v.type = t; return v; }
+  static Val tuple(std::vector<Val> es, TypeP t) { Val v; v.kind = Tuple; v.elems = std::move(es); v.type = t; return v; }
+  int rank() const { return type && type->isArray() ? type->rank : 0; }
+  bool isArrayLike() const { return kind == Array || kind == Delayed || kind == Seq; }
+};
+
+struct FuncVal {
+  enum Kind { Lambda, Section, Decl, Intrinsic } kind = Lambda;
+  const arrc::Lambda *lambda = nullptr;
+  Env env;
+  const OpSection *section = nullptr;
+  const FunDecl *decl = nullptr;
+  std::string name; // Intrinsic
+  TypeP type;       // the function's type where known
+};
+
+struct EnvNode {
+  std::string name;
+  Val val;
+  Env next;
+};
+
+// ---- helpers on source types
+void typeLeaves(const TypeP &t, std::vector<ScalarKind> &out); // scalar leaves (arrays: of the element)
+TypeP elemTypeOf(const TypeP &arrayType);                       // element type of a rank-1 array, row type otherwise
+TypeP arrayOf(const TypeP &elem, int rank);
+std::string locString(const SourceManager &sm, const Span &s); // "line:col"
+
+class Lowerer {
+public:
+  Lowerer(const Program &p, const SourceManager &sm, Module &m) : prog(p), sources(sm), mod(m) {}
+
+  const Program &prog;
+  const SourceManager &sources;
+  Module &mod;
+  Block *cur = nullptr;
+  bool device = false;
+  Env env;
+  int inlineDepth = 0;
+  std::vector<const FunDecl *> inlineStack;
+
+  [[noreturn]] void error(const Span &s, const std::string &msg) { throw LowerError{s, msg}; }
+
+  // ---- emission
+  int newVar(const std::string &name, Type t) { return mod.newVar(name, t); }
+  void emit(StmtP s) { cur->stmts.push_back(std::move(s)); }
+  ExpP bindScalar(const std::string &name, ExpP e);   // Let unless trivial
+  int position(const Span &s);                         // Module::positions entry
+  // Runs f with cur = a fresh block (device code when `dev`), returning it.
+  Block subBlock(bool dev, const std::function<std::vector<ExpP>()> &f);
+
+  // ---- environment
+  void bind(const std::string &name, Val v) { env = std::make_shared<EnvNode>(EnvNode{name, std::move(v), env}); }
+  const Val *lookup(const std::string &name) const;
+  void bindPattern(const Pattern &p, const Val &v, bool letBind = true);
+
+  // ---- values
+  Val lower(const ExprP &e);
+  std::vector<ExpP> leaves(const Val &v, const Span &at);         // scalar/tuple leaves; arrays as vars
+  Val rebuild(const TypeP &t, const std::vector<ExpP> &ls, size_t &pos); // inverse of leaves
+  Val materialize(const Val &v, const Span &at);                  // Delayed -> Array (host)
+  Val arrayFromVars(const TypeP &t, std::vector<ExpP> arrs);
+  Val elementAt(const Val &arr, const std::vector<ExpP> &idx, int checkPos = -1);
+  Val toDelayed(const Val &arr);                                  // Array -> Delayed
+  ExpP extent(const Val &arr, int axis, const Span &at);          // Array/Delayed
+  ExpP length(const Val &arr, const Span &at);                    // any rank-1 (Seq folds)
+  // Sequential fold over a rank-1 array-like (device code).
+  std::vector<ExpP> foldSeq(const Val &arr, const std::vector<ExpP> &init, const StepFn &step, const Span &at);
+  Val defaultOf(const TypeP &t);
+
+  // ---- functions
+  Val apply(const Val &f, const std::vector<Val> &args, const Span &at, const TypeP &resultType = nullptr);
+  Val inlineCall(const FunDecl *d, const std::vector<Val> &args, const Span &at);
+  // Builds an ir::Lambda for a binary operator over elements of type t.
+  Lambda opLambda(const Val &f, const TypeP &t, const Span &at);
+
+  // ---- expressions (LowerExpr.cpp)
+  Val lowerUnary(const arrc::Unary &u);
+  Val lowerBinary(const arrc::Binary &b);
+  Val scalarBinary(BinOp op, const Val &a, const Val &b, const Span &at);
+  Val lowerIf(const arrc::If &e);
+  Val lowerLoop(const arrc::Loop &e);
+  Val lowerCall(const arrc::Call &c);
+  // Element-wise operation over arrays and scalars (aggregate ops): one shape
+  // Check, then a Map (host) or a Delayed (device).
+  Val elementwise(const std::vector<Val> &args, const TypeP &resultType, const Span &at,
+                  const std::function<Val(const std::vector<Val> &)> &f);
+
+  // ---- multiarrays (LowerMultiarray.cpp)
+  Val lowerIndex(const arrc::Index &e);
+  Val lowerWith(const arrc::With &e);
+  Val lowerNew(const arrc::New &e);
+  Val lowerArrayLit(const arrc::ArrayLit &e);
+  Val lowerRange(const arrc::Range &e);
+  Val transposeVal(const Val &a, const Span &at);
+  Val reverseVal(const Val &a, const Span &at);
+  Val viewOf(const Val &a, const TypeP &t, std::vector<ExpP> shape,
+             const std::function<std::vector<ExpP>(const ExpP &arr)> &weights, const Span &at);
+
+  // ---- comprehensions (LowerComprehension.cpp)
+  Val lowerComprehension(const arrc::Comprehension &c);
+  Val deviceComprehension(const arrc::Comprehension &c);
+
+  // ---- intrinsics (LowerIntrinsics.cpp)
+  Val intrinsic(const std::string &name, const std::vector<Val> &args, const Span &at, const TypeP &resultType);
+  Val reduceWith(const Val &arr, const Val &op, const std::vector<Val> &ne, const Span &at, const TypeP &elemT,
+                 const std::string &note = "");
+  Val mapVal(const Val &f, const std::vector<Val> &arrs, const Span &at, const TypeP &resultType);
+  Val filterVal(const Val &p, const Val &arr, const Span &at);
+
+  // ---- functions
+  void lowerExport(const FunDecl &d, Function &out);
+};
+
+// Free variables of an expression (names only; functions/intrinsics excluded).
+void freeVars(const ExprP &e, std::set<std::string> &out);
+
+} // namespace arrc::lower

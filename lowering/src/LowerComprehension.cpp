@@ -1,0 +1,906 @@
+// Comprehensions by flattening-by-expansion (Elsman & Larsen, Fig. 2-3):
+// the first binding is the source array; each further binding is
+//  - regular (Size independent of the bound variables): one more dimension of
+//    a map nest (one Map, or one Filter over the flattened product);
+//  - irregular with Size/Fetch: an Expand over the context materialised so far;
+//  - otherwise: the general fallback (count per element, exclusive scan, fill
+//    with an Alloc and a for-each Map whose body Loops and Writes).
+// Filters become Filter (stable compaction), zips lock-step with a ZipSize
+// Check, `let` qualifiers extend the context. Inside a SOAC body everything
+// becomes sequential code (Loops folding the elements).
+#include "Lower.h"
+
+namespace arrc::lower {
+
+static void patNames(const Pattern &p, std::set<std::string> &out) {
+  if (p.kind == Pattern::Var) out.insert(p.name);
+  for (auto &e : p.elems) patNames(e, out);
+}
+
+static const VarRef *calleeRef(const Expr &e, const char *name) {
+  if (e.kind != ExprKind::Call) return nullptr;
+  auto &c = static_cast<const arrc::Call &>(e);
+  if (c.callee->kind != ExprKind::Var) return nullptr;
+  auto &r = static_cast<const VarRef &>(*c.callee);
+  if (r.ref == VarRef::Ref::Local || r.ref == VarRef::Ref::Param) return nullptr;
+  return r.name == name ? &r : nullptr;
+}
+
+// Size dependencies (Fig. 3, extended): the variables the *size* of the
+// array e depends on.
+static void sizeDeps(const ExprP &e, std::set<std::string> &out) {
+  switch (e->kind) {
+  case ExprKind::Range: {
+    auto &r = static_cast<const Range &>(*e);
+    freeVars(r.lo, out);
+    freeVars(r.hi, out);
+    return;
+  }
+  case ExprKind::Call: {
+    auto &c = static_cast<const arrc::Call &>(*e);
+    if ((calleeRef(*e, "iota") || calleeRef(*e, "replicate")) && !c.args.empty()) return freeVars(c.args[0], out);
+    if ((calleeRef(*e, "map") && c.args.size() >= 2)) return sizeDeps(c.args[1], out);
+    if ((calleeRef(*e, "zip") || calleeRef(*e, "reverse")) && !c.args.empty()) return sizeDeps(c.args[0], out);
+    break;
+  }
+  case ExprKind::Comprehension: {
+    auto &c = static_cast<const arrc::Comprehension &>(*e);
+    if (c.branches.size() == 1 && !c.branches[0].empty() && c.branches[0][0].kind == Qualifier::Bind) {
+      bool simple = true;
+      for (size_t i = 1; i < c.branches[0].size(); ++i) simple = simple && c.branches[0][i].kind == Qualifier::Let;
+      if (simple) return sizeDeps(c.branches[0][0].expr, out);
+    }
+    break;
+  }
+  case ExprKind::Index: {
+    auto &x = static_cast<const Index &>(*e);
+    freeVars(x.array, out);
+    for (auto &a : x.args) {
+      freeVars(a.first, out);
+      freeVars(a.last, out);
+      freeVars(a.step, out);
+    }
+    return;
+  }
+  default: break;
+  }
+  freeVars(e, out);
+}
+
+namespace {
+struct Level {
+  enum Kind { Gen, Let, Filter } kind;
+  const Qualifier *q;
+  int dim = -1;          // Gen: its dimension
+  bool hasHost = false;  // Gen: source lowered once at host level
+  Val host;
+};
+
+struct Space {
+  Span at;
+  std::string where;                     // "comprehension L:C"
+  bool hasBase = false;
+  std::vector<std::pair<std::string, Val>> base; // name -> rank-1 column(s)
+  std::vector<ExpP> dims;                // dims[0] = base length when hasBase
+  std::vector<Level> levels;
+  bool hasFilter = false;
+  std::set<std::string> bound;
+  Env env;                               // the environment outside the comprehension
+};
+} // namespace
+
+static ExpP product(const std::vector<ExpP> &dims) {
+  ExpP p = constLong(1);
+  for (auto &d : dims) p = mulL(p, d);
+  return p;
+}
+
+// Decodes a flat index into the product space (row-major).
+static std::vector<ExpP> decode(Lowerer &Lw, const ExpP &flat, const std::vector<ExpP> &dims) {
+  std::vector<ExpP> idx(dims.size());
+  ExpP k = flat;
+  for (int d = int(dims.size()) - 1; d >= 0; --d) {
+    if (d == 0) idx[0] = k;
+    else {
+      idx[d] = Lw.bindScalar("i", binaryExp(BinOp::Mod, k, dims[d]));
+      k = Lw.bindScalar("q", binaryExp(BinOp::Div, k, dims[d]));
+    }
+  }
+  return idx;
+}
+
+static Val itemOf(Lowerer &Lw, const Val &src, const ExpP &i) {
+  if (src.rank() <= 1) return Lw.elementAt(src, {i});
+  Val d = Lw.toDelayed(src);
+  Val r;
+  r.kind = Val::Delayed;
+  r.type = elemTypeOf(src.type);
+  r.dims.assign(d.dims.begin() + 1, d.dims.end());
+  FetchFn f = d.fetch;
+  r.fetch = [f, i](const std::vector<ExpP> &idx) {
+    std::vector<ExpP> full{i};
+    full.insert(full.end(), idx.begin(), idx.end());
+    return f(full);
+  };
+  return r;
+}
+
+// In the current (device) block: binds the point idx of the space and runs
+// the levels from `from`; returns [keep, final...] (keep only if withKeep).
+static std::vector<ExpP> runLevels(Lowerer &Lw, Space &sp, const std::vector<ExpP> &idx, size_t from,
+                                   const std::function<std::vector<ExpP>()> &final, bool withKeep) {
+  if (from == 0) {
+    Lw.env = sp.env;
+    if (sp.hasBase)
+      for (auto &b : sp.base) Lw.bind(b.first, Lw.elementAt(b.second, {idx[0]}));
+  }
+  for (size_t l = from; l < sp.levels.size(); ++l) {
+    Level &lv = sp.levels[l];
+    if (lv.kind == Level::Gen) {
+      Val src = lv.hasHost ? lv.host : Lw.lower(lv.q->expr);
+      if (!src.isArrayLike() || src.kind == Val::Seq)
+        Lw.error(lv.q->span, "internal: generator source is not indexable");
+      Lw.bindPattern(lv.q->pattern, itemOf(Lw, src, idx.at(lv.dim)), true);
+    } else if (lv.kind == Level::Let) {
+      Lw.bindPattern(lv.q->pattern, Lw.lower(lv.q->expr), true);
+    } else {
+      Val c = Lw.lower(lv.q->expr);
+      auto s = std::make_shared<If>();
+      s->cond = c.e;
+      Block *saved = Lw.cur;
+      Env savedEnv = Lw.env;
+      s->thenB = Lw.subBlock(true, [&] {
+        Lw.env = savedEnv;
+        return runLevels(Lw, sp, idx, l + 1, final, withKeep);
+      });
+      Lw.cur = saved;
+      for (auto &r : s->thenB.results) {
+        s->elseB.results.push_back(constZero(r->type.elem));
+        int o = Lw.newVar("f", r->type);
+        s->outs.push_back(o);
+      }
+      if (withKeep) s->elseB.results[0] = constBool(false);
+      std::vector<ExpP> rs;
+      for (int o : s->outs) rs.push_back(varExp(Lw.mod, o));
+      Lw.emit(s);
+      return rs;
+    }
+  }
+  auto r = final();
+  if (withKeep) r.insert(r.begin(), constBool(true));
+  return r;
+}
+
+// Names bound by generators (and the base), with their types, in order.
+static std::vector<std::pair<std::string, TypeP>> genVars(Space &sp) {
+  std::vector<std::pair<std::string, TypeP>> out;
+  for (auto &b : sp.base) out.push_back({b.first, elemTypeOf(b.second.type)});
+  std::function<void(const Pattern &)> rec = [&](const Pattern &p) {
+    if (p.kind == Pattern::Var) out.push_back({p.name, p.type});
+    for (auto &e : p.elems) rec(e);
+  };
+  for (auto &l : sp.levels)
+    if (l.kind == Level::Gen) rec(l.q->pattern);
+  return out;
+}
+
+// Materialises the space's generator variables into columns: the new base.
+static void materializeSpace(Lowerer &Lw, Space &sp, const std::string &note) {
+  auto vars = genVars(sp);
+  for (auto &v : vars)
+    if (!v.second || v.second->isArray() || v.second->kind == arrc::Type::Func)
+      Lw.error(sp.at, "unsupported: an irregular comprehension whose generator binds an array ('" + v.first + "')");
+  auto final = [&]() {
+    std::vector<ExpP> r;
+    for (auto &v : vars) {
+      const Val *x = Lw.lookup(v.first);
+      auto ls = Lw.leaves(*x, sp.at);
+      r.insert(r.end(), ls.begin(), ls.end());
+    }
+    return r;
+  };
+  std::vector<ExpP> cols;
+  std::vector<ScalarKind> ks;
+  for (auto &v : vars) typeLeaves(v.second, ks);
+  if (sp.hasFilter) {
+    auto f = std::make_shared<Filter>();
+    f->n = Lw.bindScalar("n", product(sp.dims));
+    f->index = Lw.newVar("k", scalarT(ScalarKind::Long));
+    f->body = Lw.subBlock(true, [&] {
+      auto idx = decode(Lw, varExp(f->index, scalarT(ScalarKind::Long)), sp.dims);
+      return runLevels(Lw, sp, idx, 0, final, true);
+    });
+    for (auto k : ks) {
+      int o = Lw.newVar("col", arrayT(k, 1));
+      f->outs.push_back(o);
+      cols.push_back(varExp(Lw.mod, o));
+    }
+    f->note = sp.where + ": " + note;
+    f->span = sp.at;
+    Lw.emit(f);
+  } else {
+    auto m = std::make_shared<Map>();
+    m->dims = sp.dims;
+    std::vector<ExpP> idx;
+    for (size_t d = 0; d < sp.dims.size(); ++d) {
+      m->index.push_back(Lw.newVar("i", scalarT(ScalarKind::Long)));
+      idx.push_back(varExp(m->index.back(), scalarT(ScalarKind::Long)));
+    }
+    m->body = Lw.subBlock(true, [&] { return runLevels(Lw, sp, idx, 0, final, false); });
+    for (auto k : ks) {
+      int o = Lw.newVar("col", arrayT(k, int(sp.dims.size())));
+      m->outs.push_back(o);
+      cols.push_back(varExp(Lw.mod, o));
+    }
+    m->note = sp.where + ": " + note;
+    m->span = sp.at;
+    Lw.emit(m);
+    if (sp.dims.size() > 1) {
+      ExpP n = Lw.bindScalar("n", product(sp.dims));
+      for (auto &c : cols) {
+        auto v = std::make_shared<View>();
+        v->source = c;
+        v->shape = {n};
+        v->weights = {constLong(1), constLong(0)};
+        int o = Lw.newVar("col", arrayT(c->type.elem, 1));
+        v->outs = {o};
+        Lw.emit(v);
+        c = varExp(Lw.mod, o);
+      }
+    }
+  }
+  std::vector<std::pair<std::string, Val>> base;
+  size_t pos = 0;
+  for (auto &v : vars) {
+    std::vector<ScalarKind> vk;
+    typeLeaves(v.second, vk);
+    std::vector<ExpP> cs(cols.begin() + pos, cols.begin() + pos + vk.size());
+    pos += vk.size();
+    base.push_back({v.first, Lw.arrayFromVars(arrc::Type::array(v.second, 1), cs)});
+  }
+  sp.base = base;
+  sp.hasBase = true;
+  sp.dims = {cols.empty() ? constLong(0) : shapeExp(cols[0], 0)};
+  std::vector<Level> keep;
+  for (auto &l : sp.levels)
+    if (l.kind == Level::Let) keep.push_back(l);
+  sp.levels = keep;
+  sp.hasFilter = false;
+}
+
+// Size of a generator source whose size does not depend on the bound names.
+static ExpP hostSize(Lowerer &Lw, const ExprP &e) {
+  switch (e->kind) {
+  case ExprKind::Range: return Lw.lowerRange(static_cast<const Range &>(*e)).dims[0];
+  case ExprKind::Call: {
+    auto &c = static_cast<const arrc::Call &>(*e);
+    if ((calleeRef(*e, "iota") || calleeRef(*e, "replicate")) && !c.args.empty())
+      return Lw.bindScalar("n", toLong(Lw.lower(c.args[0]).e));
+    if (calleeRef(*e, "map") && c.args.size() >= 2) return hostSize(Lw, c.args[1]);
+    if ((calleeRef(*e, "zip") || calleeRef(*e, "reverse")) && !c.args.empty()) return hostSize(Lw, c.args[0]);
+    break;
+  }
+  case ExprKind::Comprehension:
+    return hostSize(Lw, static_cast<const arrc::Comprehension &>(*e).branches[0][0].expr);
+  case ExprKind::Index: {
+    auto &x = static_cast<const Index &>(*e);
+    Val a = Lw.lower(x.array);
+    for (size_t k = 0; k < x.args.size(); ++k) {
+      auto &ia = x.args[k];
+      if (ia.kind == IndexArg::All) return Lw.extent(a, int(k), e->span);
+      if (ia.kind == IndexArg::Triplet) {
+        ExpP f = toLong(Lw.lower(ia.first).e), l = toLong(Lw.lower(ia.last).e);
+        ExpP s = ia.step ? toLong(Lw.lower(ia.step).e) : constLong(1);
+        ExpP d = subL(l, f);
+        ExpP s1 = selectExp(binaryExp(BinOp::Eq, s, constLong(0)), constLong(1), s);
+        return Lw.bindScalar("n", selectExp(binaryExp(BinOp::Ge, mulL(d, s1), constLong(0)),
+                                            addL(binaryExp(BinOp::Div, d, s1), constLong(1)), constLong(0)));
+      }
+    }
+    break;
+  }
+  default: break;
+  }
+  Val v = Lw.lower(e);
+  if (v.kind == Val::Seq || !v.isArrayLike()) Lw.error(e->span, "internal: size of a non-array");
+  return Lw.extent(v, 0, e->span);
+}
+
+static bool intersects(const std::set<std::string> &a, const std::set<std::string> &b) {
+  for (auto &x : a)
+    if (b.count(x)) return true;
+  return false;
+}
+
+// Processes the qualifiers of one branch into a space.
+static void buildSpace(Lowerer &Lw, Space &sp, const std::vector<Qualifier> &qs) {
+  for (size_t qi = 0; qi < qs.size(); ++qi) {
+    const Qualifier &q = qs[qi];
+    Lw.env = sp.env;
+    if (q.kind == Qualifier::Filter) {
+      if (qi == 0) Lw.error(q.span, "a comprehension cannot start with a filter");
+      sp.levels.push_back({Level::Filter, &q});
+      sp.hasFilter = true;
+      continue;
+    }
+    if (q.kind == Qualifier::Let) {
+      if (qi == 0) Lw.error(q.span, "a comprehension cannot start with a let");
+      sp.levels.push_back({Level::Let, &q});
+      patNames(q.pattern, sp.bound);
+      continue;
+    }
+    std::set<std::string> sd, fv;
+    sizeDeps(q.expr, sd);
+    freeVars(q.expr, fv);
+    if (qi == 0 || !intersects(sd, sp.bound)) {
+      Level lv{Level::Gen, &q};
+      lv.dim = int(sp.dims.size());
+      if (qi == 0 || !intersects(fv, sp.bound)) {
+        Val src = Lw.lower(q.expr);
+        if (!src.isArrayLike() || src.kind == Val::Seq) Lw.error(q.expr->span, "generator source is not an array");
+        lv.hasHost = true;
+        lv.host = src;
+        sp.dims.push_back(Lw.bindScalar("n", Lw.extent(src, 0, q.span)));
+      } else {
+        sp.dims.push_back(hostSize(Lw, q.expr));
+      }
+      sp.levels.push_back(lv);
+      patNames(q.pattern, sp.bound);
+      continue;
+    }
+    // Irregular: materialise the context, then Expand (Size/Fetch defined) or fall back.
+    materializeSpace(Lw, sp, "context");
+    bool hasSizeFetch = true;
+    try {
+      Block probe = Lw.subBlock(true, [&] {
+        auto idx = std::vector<ExpP>{constLong(0)};
+        runLevels(Lw, sp, idx, 0, [&] {
+          Val s = Lw.lower(q.expr);
+          hasSizeFetch = s.kind == Val::Delayed || s.kind == Val::Array;
+          return std::vector<ExpP>{};
+        }, false);
+        return std::vector<ExpP>{};
+      });
+    } catch (const LowerError &) {
+      hasSizeFetch = false;
+    }
+    auto vars = genVars(sp);
+    std::vector<std::pair<std::string, TypeP>> newVars;
+    {
+      std::function<void(const Pattern &)> rec = [&](const Pattern &p) {
+        if (p.kind == Pattern::Var) newVars.push_back({p.name, p.type});
+        for (auto &e : p.elems) rec(e);
+      };
+      rec(q.pattern);
+    }
+    for (auto &v : newVars)
+      if (!v.second || v.second->isArray()) Lw.error(q.span, "unsupported: an irregular generator binding an array");
+    auto allLeaves = [&]() {
+      std::vector<ExpP> r;
+      for (auto *vs : {&vars, &newVars})
+        for (auto &v : *vs) {
+          const Val *x = Lw.lookup(v.first);
+          if (!x) continue;
+          auto ls = Lw.leaves(*x, q.span);
+          r.insert(r.end(), ls.begin(), ls.end());
+        }
+      return r;
+    };
+    std::vector<ScalarKind> ks;
+    for (auto *vs : {&vars, &newVars})
+      for (auto &v : *vs) typeLeaves(v.second, ks);
+    std::vector<ExpP> cols;
+    ExpP N = sp.dims[0];
+    if (hasSizeFetch) {
+      auto x = std::make_shared<Expand>();
+      x->n = N;
+      x->index = Lw.newVar("i", scalarT(ScalarKind::Long));
+      x->inner = Lw.newVar("j", scalarT(ScalarKind::Long));
+      ExpP iv = varExp(x->index, scalarT(ScalarKind::Long)), jv = varExp(x->inner, scalarT(ScalarKind::Long));
+      x->size = Lw.subBlock(true, [&] {
+        return runLevels(Lw, sp, {iv}, 0, [&] {
+          Val s = Lw.lower(q.expr);
+          return std::vector<ExpP>{Lw.extent(s, 0, q.span)};
+        }, false);
+      });
+      x->body = Lw.subBlock(true, [&] {
+        return runLevels(Lw, sp, {iv}, 0, [&] {
+          Val s = Lw.lower(q.expr);
+          Lw.bindPattern(q.pattern, itemOf(Lw, s, jv), true);
+          return allLeaves();
+        }, false);
+      });
+      for (auto k : ks) {
+        int o = Lw.newVar("col", arrayT(k, 1));
+        x->outs.push_back(o);
+        cols.push_back(varExp(Lw.mod, o));
+      }
+      x->note = sp.where + ": expand (generator " + locString(Lw.sources, q.span) + ")";
+      x->span = q.span;
+      Lw.emit(x);
+    } else {
+      // General fallback: count, exclusive scan, fill.
+      auto cnt = std::make_shared<Map>();
+      cnt->dims = {N};
+      cnt->index = {Lw.newVar("i", scalarT(ScalarKind::Long))};
+      ExpP iv = varExp(cnt->index[0], scalarT(ScalarKind::Long));
+      cnt->body = Lw.subBlock(true, [&] {
+        return runLevels(Lw, sp, {iv}, 0, [&] {
+          Val s = Lw.lower(q.expr);
+          return std::vector<ExpP>{Lw.length(s, q.span)};
+        }, false);
+      });
+      int counts = Lw.newVar("counts", arrayT(ScalarKind::Long, 1));
+      cnt->outs = {counts};
+      cnt->note = sp.where + ": fallback (count, scan, fill) for generator " + locString(Lw.sources, q.span);
+      cnt->span = q.span;
+      Lw.emit(cnt);
+      ExpP cv = varExp(Lw.mod, counts);
+      auto mkAdd = [&]() {
+        Lambda op;
+        int a = Lw.newVar("a", scalarT(ScalarKind::Long)), b = Lw.newVar("b", scalarT(ScalarKind::Long));
+        op.params = {a, b};
+        op.body.results = {binaryExp(BinOp::Add, varExp(a, scalarT(ScalarKind::Long)), varExp(b, scalarT(ScalarKind::Long)))};
+        return op;
+      };
+      auto sc = std::make_shared<Scan>();
+      sc->n = N;
+      sc->index = Lw.newVar("i", scalarT(ScalarKind::Long));
+      sc->body.results = {readExp(cv, {varExp(sc->index, scalarT(ScalarKind::Long))})};
+      sc->op = mkAdd();
+      sc->ne = {constLong(0)};
+      sc->exclusive = true;
+      int offs = Lw.newVar("offsets", arrayT(ScalarKind::Long, 1));
+      sc->outs = {offs};
+      Lw.emit(sc);
+      auto red = std::make_shared<Reduce>();
+      red->n = N;
+      red->index = Lw.newVar("i", scalarT(ScalarKind::Long));
+      red->body.results = {readExp(cv, {varExp(red->index, scalarT(ScalarKind::Long))})};
+      red->op = mkAdd();
+      red->ne = {constLong(0)};
+      int total = Lw.newVar("total", scalarT(ScalarKind::Long));
+      red->outs = {total};
+      Lw.emit(red);
+      for (auto k : ks) {
+        auto al = std::make_shared<Alloc>();
+        al->dims = {varExp(Lw.mod, total)};
+        int o = Lw.newVar("col", arrayT(k, 1));
+        al->outs = {o};
+        Lw.emit(al);
+        cols.push_back(varExp(Lw.mod, o));
+      }
+      auto fill = std::make_shared<Map>();
+      fill->dims = {N};
+      fill->index = {Lw.newVar("i", scalarT(ScalarKind::Long))};
+      ExpP fv2 = varExp(fill->index[0], scalarT(ScalarKind::Long));
+      fill->body = Lw.subBlock(true, [&] {
+        runLevels(Lw, sp, {fv2}, 0, [&] {
+          Val s = Lw.lower(q.expr);
+          Env here = Lw.env;
+          ExpP start = readExp(varExp(Lw.mod, offs), {fv2});
+          Lw.foldSeq(s, {start}, [&](const std::vector<ExpP> &acc, const Val &item) {
+            Lw.bindPattern(q.pattern, item, true);
+            auto ls = allLeaves();
+            for (size_t k = 0; k < cols.size(); ++k) {
+              auto w = std::make_shared<Write>();
+              w->array = cols[k]->var;
+              w->indices = {acc[0]};
+              w->value = ls.at(k);
+              Lw.emit(w);
+            }
+            Lw.env = here;
+            return std::vector<ExpP>{addL(acc[0], constLong(1))};
+          }, q.span);
+          return std::vector<ExpP>{};
+        }, false);
+        return std::vector<ExpP>{};
+      });
+      fill->span = q.span;
+      Lw.emit(fill);
+    }
+    // The new base: all generator variables, as columns.
+    std::vector<std::pair<std::string, Val>> base;
+    size_t pos = 0;
+    for (auto *vs : {&vars, &newVars})
+      for (auto &v : *vs) {
+        std::vector<ScalarKind> vk;
+        typeLeaves(v.second, vk);
+        std::vector<ExpP> cs(cols.begin() + pos, cols.begin() + pos + vk.size());
+        pos += vk.size();
+        base.push_back({v.first, Lw.arrayFromVars(arrc::Type::array(v.second, 1), cs)});
+      }
+    sp.base = base;
+    sp.dims = {cols.empty() ? constLong(0) : shapeExp(cols[0], 0)};
+    patNames(q.pattern, sp.bound);
+  }
+}
+
+// The result of a (scalar-headed or nested) comprehension over a space.
+static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resultType, const std::string &note) {
+  TypeP ht = head->type;
+  std::vector<ScalarKind> ks;
+  typeLeaves(ht, ks);
+  auto final = [&]() { return Lw.leaves(Lw.lower(head), head->span); };
+  if (ht && ht->isArray()) {
+    if (sp.hasFilter) materializeSpace(Lw, sp, "context");
+    // Nested comprehension: the inner sizes must be the same for every element.
+    std::vector<ExpP> innerDims;
+    bool dependent = false;
+    {
+      std::vector<int> idxVars;
+      std::vector<ExpP> idx;
+      for (size_t d = 0; d < sp.dims.size(); ++d) {
+        idxVars.push_back(Lw.newVar("i", scalarT(ScalarKind::Long)));
+        idx.push_back(varExp(idxVars.back(), scalarT(ScalarKind::Long)));
+      }
+      Block probe = Lw.subBlock(true, [&] {
+        runLevels(Lw, sp, idx, 0, [&] {
+          Val h = Lw.lower(head);
+          if (h.kind == Val::Seq) dependent = true;
+          else
+            for (int k = 0; k < h.rank(); ++k) innerDims.push_back(Lw.extent(h, k, head->span));
+          return std::vector<ExpP>{};
+        }, false);
+        return std::vector<ExpP>{};
+      });
+      std::set<int> defs, used;
+      blockDefs(probe, defs);
+      defs.insert(idxVars.begin(), idxVars.end());
+      for (auto &d : innerDims) expVars(d, used);
+      for (int u : used) dependent = dependent || defs.count(u);
+    }
+    if (dependent) {
+      if (ht->rank != 1) Lw.error(head->span, "unsupported: an irregular nested comprehension of rank > 2");
+      // Runtime check: every inner size equal (code Irregular).
+      ExpP N = Lw.bindScalar("n", product(sp.dims));
+      auto red = std::make_shared<Reduce>();
+      red->n = N;
+      red->index = Lw.newVar("k", scalarT(ScalarKind::Long));
+      red->body = Lw.subBlock(true, [&] {
+        auto idx = decode(Lw, varExp(red->index, scalarT(ScalarKind::Long)), sp.dims);
+        return runLevels(Lw, sp, idx, 0, [&] {
+          ExpP n = Lw.length(Lw.lower(head), head->span);
+          return std::vector<ExpP>{n, n};
+        }, false);
+      });
+      int a0 = Lw.newVar("lo", scalarT(ScalarKind::Long)), a1 = Lw.newVar("hi", scalarT(ScalarKind::Long));
+      int b0 = Lw.newVar("lo", scalarT(ScalarKind::Long)), b1 = Lw.newVar("hi", scalarT(ScalarKind::Long));
+      red->op.params = {a0, a1, b0, b1};
+      auto V = [&](int v) { return varExp(v, scalarT(ScalarKind::Long)); };
+      red->op.body.results = {callExp("min", {V(a0), V(b0)}, ScalarKind::Long), callExp("max", {V(a1), V(b1)}, ScalarKind::Long)};
+      red->ne = {constLong(INT64_MAX), constLong(0)};
+      int mn = Lw.newVar("minsz", scalarT(ScalarKind::Long)), mx = Lw.newVar("maxsz", scalarT(ScalarKind::Long));
+      red->outs = {mn, mx};
+      red->note = sp.where + ": inner sizes (runtime regularity check)";
+      Lw.emit(red);
+      auto ch = std::make_shared<Check>();
+      ch->code = Check::Irregular;
+      ch->cond = binaryExp(BinOp::Or, binaryExp(BinOp::Eq, N, constLong(0)), binaryExp(BinOp::Eq, V(mn), V(mx)));
+      ch->pos = Lw.position(head->span);
+      ch->values = {V(mn), V(mx)};
+      ch->span = head->span;
+      Lw.emit(ch);
+      innerDims = {V(mx)};
+      // Seq heads (filters inside): Alloc + for-each fill.
+      bool seq = false;
+      {
+        Block probe = Lw.subBlock(true, [&] {
+          std::vector<ExpP> idx(sp.dims.size(), constLong(0));
+          runLevels(Lw, sp, idx, 0, [&] {
+            seq = Lw.lower(head).kind == Val::Seq;
+            return std::vector<ExpP>{};
+          }, false);
+          return std::vector<ExpP>{};
+        });
+      }
+      if (seq) {
+        std::vector<ExpP> arrs;
+        for (auto k : ks) {
+          auto al = std::make_shared<Alloc>();
+          al->dims = {N, V(mx)};
+          int o = Lw.newVar("nest", arrayT(k, 2));
+          al->outs = {o};
+          Lw.emit(al);
+          arrs.push_back(varExp(Lw.mod, o));
+        }
+        auto fill = std::make_shared<Map>();
+        fill->dims = {N};
+        fill->index = {Lw.newVar("k", scalarT(ScalarKind::Long))};
+        ExpP kv = varExp(fill->index[0], scalarT(ScalarKind::Long));
+        fill->body = Lw.subBlock(true, [&] {
+          auto idx = decode(Lw, kv, sp.dims);
+          runLevels(Lw, sp, idx, 0, [&] {
+            Val h = Lw.lower(head);
+            Env here = Lw.env;
+            Lw.foldSeq(h, {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
+              auto ls = Lw.leaves(item, head->span);
+              for (size_t k = 0; k < arrs.size(); ++k) {
+                auto w = std::make_shared<Write>();
+                w->array = arrs[k]->var;
+                w->indices = {kv, acc[0]};
+                w->value = ls.at(k);
+                Lw.emit(w);
+              }
+              Lw.env = here;
+              return std::vector<ExpP>{addL(acc[0], constLong(1))};
+            }, head->span);
+            return std::vector<ExpP>{};
+          }, false);
+          return std::vector<ExpP>{};
+        });
+        fill->note = sp.where + ": " + note + " (irregular inner, checked)";
+        Lw.emit(fill);
+        return Lw.arrayFromVars(resultType, arrs);
+      }
+    }
+    auto m = std::make_shared<Map>();
+    m->dims = sp.dims;
+    m->dims.insert(m->dims.end(), innerDims.begin(), innerDims.end());
+    std::vector<ExpP> idx;
+    for (size_t d = 0; d < m->dims.size(); ++d) {
+      m->index.push_back(Lw.newVar("i", scalarT(ScalarKind::Long)));
+      idx.push_back(varExp(m->index.back(), scalarT(ScalarKind::Long)));
+    }
+    size_t outer = sp.dims.size();
+    m->body = Lw.subBlock(true, [&] {
+      return runLevels(Lw, sp, std::vector<ExpP>(idx.begin(), idx.begin() + outer), 0, [&] {
+        Val h = Lw.lower(head);
+        if (h.kind == Val::Array) h = Lw.toDelayed(h);
+        return Lw.leaves(h.fetch(std::vector<ExpP>(idx.begin() + outer, idx.end())), head->span);
+      }, false);
+    });
+    std::vector<ExpP> arrs;
+    for (auto k : ks) {
+      int o = Lw.newVar("nest", arrayT(k, int(m->dims.size())));
+      m->outs.push_back(o);
+      arrs.push_back(varExp(Lw.mod, o));
+    }
+    m->note = sp.where + ": " + note + (dependent ? " (inner size checked at run time)" : "");
+    m->span = sp.at;
+    Lw.emit(m);
+    if (outer > 1) {
+      ExpP n = Lw.bindScalar("n", product(sp.dims));
+      int r = 1 + int(innerDims.size());
+      for (auto &c : arrs) {
+        auto v = std::make_shared<View>();
+        v->source = c;
+        v->shape.push_back(n);
+        v->shape.insert(v->shape.end(), innerDims.begin(), innerDims.end());
+        v->weights.push_back(product(innerDims));
+        for (size_t k = 0; k < innerDims.size(); ++k)
+          v->weights.push_back(product(std::vector<ExpP>(innerDims.begin() + k + 1, innerDims.end())));
+        v->weights.push_back(constLong(0));
+        int o = Lw.newVar("nest", arrayT(c->type.elem, r));
+        v->outs = {o};
+        Lw.emit(v);
+        c = varExp(Lw.mod, o);
+      }
+    }
+    return Lw.arrayFromVars(resultType, arrs);
+  }
+  std::vector<ExpP> arrs;
+  if (sp.hasFilter) {
+    auto f = std::make_shared<Filter>();
+    f->n = Lw.bindScalar("n", product(sp.dims));
+    f->index = Lw.newVar("k", scalarT(ScalarKind::Long));
+    f->body = Lw.subBlock(true, [&] {
+      auto idx = decode(Lw, varExp(f->index, scalarT(ScalarKind::Long)), sp.dims);
+      return runLevels(Lw, sp, idx, 0, final, true);
+    });
+    for (auto k : ks) {
+      int o = Lw.newVar("t", arrayT(k, 1));
+      f->outs.push_back(o);
+      arrs.push_back(varExp(Lw.mod, o));
+    }
+    f->note = sp.where + ": " + note + " + filter";
+    f->span = sp.at;
+    Lw.emit(f);
+    return Lw.arrayFromVars(resultType, arrs);
+  }
+  auto m = std::make_shared<Map>();
+  m->dims = sp.dims;
+  std::vector<ExpP> idx;
+  for (size_t d = 0; d < sp.dims.size(); ++d) {
+    m->index.push_back(Lw.newVar("i", scalarT(ScalarKind::Long)));
+    idx.push_back(varExp(m->index.back(), scalarT(ScalarKind::Long)));
+  }
+  m->body = Lw.subBlock(true, [&] { return runLevels(Lw, sp, idx, 0, final, false); });
+  for (auto k : ks) {
+    int o = Lw.newVar("t", arrayT(k, int(sp.dims.size())));
+    m->outs.push_back(o);
+    arrs.push_back(varExp(Lw.mod, o));
+  }
+  m->note = sp.where + ": " + note;
+  m->span = sp.at;
+  Lw.emit(m);
+  if (sp.dims.size() > 1) {
+    ExpP n = Lw.bindScalar("n", product(sp.dims));
+    for (auto &c : arrs) {
+      auto v = std::make_shared<View>();
+      v->source = c;
+      v->shape = {n};
+      v->weights = {constLong(1), constLong(0)};
+      int o = Lw.newVar("t", arrayT(c->type.elem, 1));
+      v->outs = {o};
+      v->note = "flatten the product space";
+      Lw.emit(v);
+      c = varExp(Lw.mod, o);
+    }
+  }
+  return Lw.arrayFromVars(resultType, arrs);
+}
+
+Val Lowerer::lowerComprehension(const arrc::Comprehension &c) {
+  Env outer = env;
+  std::string where = "comprehension " + locString(sources, c.span);
+  TypeP rt = c.type;
+  if (!rt || !rt->isArray()) rt = arrayOf(c.head->type, 1);
+  if (c.branches.empty() || c.branches[0].empty()) error(c.span, "empty comprehension");
+  try {
+    if (c.branches.size() == 1) {
+      Space sp;
+      sp.at = c.span;
+      sp.where = where;
+      sp.env = outer;
+      buildSpace(*this, sp, c.branches[0]);
+      bool irregular = sp.hasBase;
+      Val r = emitHead(*this, sp, c.head, rt, irregular ? "head map" : "regular map nest");
+      env = outer;
+      return r;
+    }
+    // Zip: each branch materialised (or read directly), lock-step with ZipSize checks.
+    Space all;
+    all.at = c.span;
+    all.where = where;
+    all.env = outer;
+    all.hasBase = true;
+    ExpP N;
+    int pos = position(c.span);
+    for (auto &br : c.branches) {
+      Space sp;
+      sp.at = c.span;
+      sp.where = where;
+      sp.env = outer;
+      buildSpace(*this, sp, br);
+      if (sp.hasBase || sp.hasFilter || sp.dims.size() != 1 || sp.levels.size() != 1 || !sp.levels[0].hasHost ||
+          sp.levels[0].q->pattern.kind != Pattern::Var)
+        materializeSpace(*this, sp, "zip branch");
+      env = outer;
+      ExpP n = sp.dims[0];
+      if (!N) N = n;
+      else {
+        auto ch = std::make_shared<Check>();
+        ch->code = Check::ZipSize;
+        ch->cond = binaryExp(BinOp::Eq, N, n);
+        ch->pos = pos;
+        ch->values = {N, n};
+        ch->span = c.span;
+        emit(ch);
+      }
+      if (sp.hasBase)
+        for (auto &b : sp.base) all.base.push_back(b);
+      else
+        all.base.push_back({sp.levels[0].q->pattern.name, sp.levels[0].host});
+      for (auto &l : sp.levels)
+        if (l.kind == Level::Let) all.levels.push_back(l);
+    }
+    all.dims = {N};
+    Val r = emitHead(*this, all, c.head, rt, "zip");
+    env = outer;
+    return r;
+  } catch (...) {
+    env = outer;
+    throw;
+  }
+}
+
+// ------------------------------------------------------------ device code
+Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
+  Env outer = env;
+  TypeP rt = c.type;
+  if (!rt || !rt->isArray()) rt = arrayOf(c.head->type, 1);
+  if (c.branches.size() > 1) {
+    // Zip of simple branches: lock-step Delayed.
+    std::vector<std::pair<const Pattern *, Val>> srcs;
+    std::vector<const Qualifier *> lets;
+    for (auto &br : c.branches) {
+      if (br.empty() || br[0].kind != Qualifier::Bind) error(c.span, "unsupported zip branch inside a parallel body");
+      Val s = lower(br[0].expr);
+      if (s.kind == Val::Seq || !s.isArrayLike()) error(br[0].span, "unsupported: zip of an irregular array inside a parallel body");
+      srcs.push_back({&br[0].pattern, s});
+      for (size_t i = 1; i < br.size(); ++i) {
+        if (br[i].kind != Qualifier::Let) error(br[i].span, "unsupported: zip branch with several generators inside a parallel body");
+        lets.push_back(&br[i]);
+      }
+    }
+    Val d;
+    d.kind = Val::Delayed;
+    d.type = rt;
+    d.dims = {extent(srcs[0].second, 0, c.span)};
+    const ExprP head = c.head;
+    d.fetch = [this, srcs, lets, head, outer](const std::vector<ExpP> &idx) {
+      Env saved = env;
+      env = outer;
+      for (auto &s : srcs) bindPattern(*s.first, itemOf(*this, s.second, idx[0]), true);
+      for (auto *q : lets) bindPattern(q->pattern, lower(q->expr), true);
+      Val r = lower(head);
+      env = saved;
+      return r;
+    };
+    return d;
+  }
+  const auto &qs = c.branches[0];
+  if (qs.empty() || qs[0].kind != Qualifier::Bind) error(c.span, "a comprehension must start with a binding");
+  bool mapLike = true;
+  for (size_t i = 1; i < qs.size(); ++i) mapLike = mapLike && qs[i].kind == Qualifier::Let;
+  Val src0 = lower(qs[0].expr);
+  const ExprP head = c.head;
+  if (mapLike && src0.kind != Val::Seq) {
+    Val d;
+    d.kind = Val::Delayed;
+    d.type = rt;
+    d.dims = {extent(src0, 0, c.span)};
+    d.fetch = [this, src0, &qs, head, outer](const std::vector<ExpP> &idx) {
+      Env saved = env;
+      env = outer;
+      bindPattern(qs[0].pattern, itemOf(*this, src0, idx[0]), true);
+      for (size_t i = 1; i < qs.size(); ++i) bindPattern(qs[i].pattern, lower(qs[i].expr), true);
+      Val r = lower(head);
+      env = saved;
+      if (r.isArrayLike()) error(head->span, "unsupported: a nested array computed inside a parallel body");
+      return r;
+    };
+    return d;
+  }
+  Val s;
+  s.kind = Val::Seq;
+  s.type = rt;
+  const Span at = c.span;
+  s.fold = [this, src0, &qs, head, outer, at](const std::vector<ExpP> &init, const StepFn &step) {
+    std::function<std::vector<ExpP>(size_t, const std::vector<ExpP> &)> rec =
+        [&](size_t qi, const std::vector<ExpP> &acc) -> std::vector<ExpP> {
+      if (qi == qs.size()) {
+        Val h = lower(head);
+        return step(acc, h);
+      }
+      const Qualifier &q = qs[qi];
+      if (q.kind == Qualifier::Let) {
+        bindPattern(q.pattern, lower(q.expr), true);
+        return rec(qi + 1, acc);
+      }
+      if (q.kind == Qualifier::Filter) {
+        Val cnd = lower(q.expr);
+        auto st = std::make_shared<If>();
+        st->cond = cnd.e;
+        Env here = env;
+        st->thenB = subBlock(true, [&] { return rec(qi + 1, acc); });
+        env = here;
+        st->elseB.results = acc;
+        std::vector<ExpP> outs;
+        for (auto &a : acc) {
+          int o = newVar("acc", a->type);
+          st->outs.push_back(o);
+          outs.push_back(varExp(o, a->type));
+        }
+        emit(st);
+        return outs;
+      }
+      Val src = qi == 0 ? src0 : lower(q.expr);
+      Env here = env;
+      return foldSeq(src, acc, [&](const std::vector<ExpP> &a, const Val &item) {
+        env = here;
+        bindPattern(q.pattern, item, true);
+        return rec(qi + 1, a);
+      }, at);
+    };
+    Env saved = env;
+    env = outer;
+    auto r = rec(0, init);
+    env = saved;
+    return r;
+  };
+  return s;
+}
+
+} // namespace arrc::lower

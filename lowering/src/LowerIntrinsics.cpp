@@ -1,0 +1,534 @@
+// The intrinsics (LANGUAGE.md §7) that the type checker declares: SOACs,
+// reductions, array reshaping, math. Host code gets SOAC statements; device
+// code (inside a SOAC body) gets sequential Loops.
+#include "Lower.h"
+
+#include <cmath>
+
+namespace arrc::lower {
+
+using OpFn = std::function<std::vector<ExpP>(const std::vector<ExpP> &, const std::vector<ExpP> &)>;
+
+static Type L1() { return scalarT(ScalarKind::Long); }
+
+static Lambda makeLambda(Lowerer &Lw, const std::vector<ScalarKind> &ks, const OpFn &op) {
+  Lambda l;
+  std::vector<ExpP> a, b;
+  for (auto k : ks) { int p = Lw.newVar("x", scalarT(k)); l.params.push_back(p); a.push_back(varExp(p, scalarT(k))); }
+  for (auto k : ks) { int p = Lw.newVar("y", scalarT(k)); l.params.push_back(p); b.push_back(varExp(p, scalarT(k))); }
+  l.body = Lw.subBlock(true, [&] { return op(a, b); });
+  return l;
+}
+
+static OpFn funcOp(Lowerer &Lw, const Val &f, const TypeP &t, const Span &at) {
+  return [&Lw, f, t, at](const std::vector<ExpP> &a, const std::vector<ExpP> &b) {
+    size_t pa = 0, pb = 0;
+    Val va = Lw.rebuild(t, a, pa), vb = Lw.rebuild(t, b, pb);
+    return Lw.leaves(Lw.apply(f, {va, vb}, at, t), at);
+  };
+}
+
+static OpFn binOp(BinOp op) {
+  return [op](const std::vector<ExpP> &a, const std::vector<ExpP> &b) { return std::vector<ExpP>{binaryExp(op, a[0], b[0])}; };
+}
+static OpFn fnOp(const std::string &fn) {
+  return [fn](const std::vector<ExpP> &a, const std::vector<ExpP> &b) {
+    return std::vector<ExpP>{callExp(fn, {a[0], b[0]}, a[0]->type.elem)};
+  };
+}
+
+// Generic reduction of the elements of a rank-1 array-like (fused with its
+// producer when it is Delayed).
+static std::vector<ExpP> reduceElems(Lowerer &Lw, const Val &arr, const std::vector<ScalarKind> &ks, const OpFn &op,
+                                     const std::vector<ExpP> &ne, const Span &at, const std::string &note,
+                                     const std::function<std::vector<ExpP>(const Val &)> &proj = nullptr) {
+  auto elemLeaves = [&](const Val &item) { return proj ? proj(item) : Lw.leaves(item, at); };
+  if (Lw.device) {
+    return Lw.foldSeq(arr, ne, [&](const std::vector<ExpP> &acc, const Val &item) { return op(acc, elemLeaves(item)); }, at);
+  }
+  Val a = arr;
+  if (a.kind == Val::Seq) Lw.error(at, "internal: sequence at host level");
+  auto r = std::make_shared<Reduce>();
+  r->n = Lw.extent(a, 0, at);
+  r->index = Lw.newVar("i", L1());
+  ExpP iv = varExp(r->index, L1());
+  r->body = Lw.subBlock(true, [&] { return elemLeaves(Lw.elementAt(a.rank() > 1 ? Lw.toDelayed(a) : a, {iv})); });
+  r->op = makeLambda(Lw, ks, op);
+  r->ne = ne;
+  std::vector<ExpP> outs;
+  for (auto k : ks) {
+    int o = Lw.newVar("red", scalarT(k));
+    r->outs.push_back(o);
+    outs.push_back(varExp(o, scalarT(k)));
+  }
+  r->note = note;
+  r->span = at;
+  Lw.emit(r);
+  return outs;
+}
+
+Val Lowerer::reduceWith(const Val &arr, const Val &op, const std::vector<Val> &ne, const Span &at, const TypeP &elemT,
+                        const std::string &note) {
+  std::vector<ScalarKind> ks;
+  typeLeaves(elemT, ks);
+  std::vector<ExpP> nl;
+  for (auto &n : ne) {
+    auto l = leaves(n, at);
+    nl.insert(nl.end(), l.begin(), l.end());
+  }
+  auto r = reduceElems(*this, arr, ks, funcOp(*this, op, elemT, at), nl, at, note);
+  size_t pos = 0;
+  return rebuild(elemT, r, pos);
+}
+
+Val Lowerer::mapVal(const Val &f, const std::vector<Val> &arrs, const Span &at, const TypeP &resultType) {
+  return elementwise(arrs, resultType, at, [this, f, at](const std::vector<Val> &xs) { return apply(f, xs, at); });
+}
+
+Val Lowerer::filterVal(const Val &p, const Val &arr, const Span &at) {
+  TypeP et = elemTypeOf(arr.type);
+  if (device) {
+    Val s;
+    s.kind = Val::Seq;
+    s.type = arr.type;
+    s.fold = [this, p, arr, at](const std::vector<ExpP> &init, const StepFn &step) {
+      return foldSeq(arr, init, [&](const std::vector<ExpP> &acc, const Val &item) {
+        Val c = apply(p, {item}, at);
+        auto st = std::make_shared<If>();
+        st->cond = c.e;
+        st->thenB = subBlock(true, [&] { return step(acc, item); });
+        st->elseB.results = acc;
+        std::vector<ExpP> outs;
+        for (auto &a : acc) {
+          int o = newVar("acc", a->type);
+          st->outs.push_back(o);
+          outs.push_back(varExp(o, a->type));
+        }
+        emit(st);
+        return outs;
+      }, at);
+    };
+    return s;
+  }
+  std::vector<ScalarKind> ks;
+  typeLeaves(et, ks);
+  auto f = std::make_shared<Filter>();
+  f->n = extent(arr, 0, at);
+  f->index = newVar("i", L1());
+  ExpP iv = varExp(f->index, L1());
+  f->body = subBlock(true, [&] {
+    Val item = elementAt(arr, {iv});
+    Val c = apply(p, {item}, at);
+    std::vector<ExpP> r{c.e};
+    auto ls = leaves(item, at);
+    r.insert(r.end(), ls.begin(), ls.end());
+    return r;
+  });
+  std::vector<ExpP> arrs;
+  for (auto k : ks) {
+    int o = newVar("filt", arrayT(k, 1));
+    f->outs.push_back(o);
+    arrs.push_back(varExp(mod, o));
+  }
+  f->span = at;
+  emit(f);
+  return arrayFromVars(arr.type, arrs);
+}
+
+static bool isMathFn(const std::string &n) {
+  static const std::set<std::string> fs = {"sqrt", "exp", "log", "pow", "sin", "cos", "tan", "atan2", "abs",
+                                           "min", "max", "floor", "ceil", "round", "erf", "isnan"};
+  return fs.count(n) > 0;
+}
+
+static Val mkDelayed(const TypeP &t, std::vector<ExpP> dims, FetchFn f) {
+  Val d;
+  d.kind = Val::Delayed;
+  d.type = t;
+  d.dims = std::move(dims);
+  d.fetch = std::move(f);
+  return d;
+}
+
+static ExpP scalarOf(Lowerer &Lw, const Val &v, const Span &at) {
+  if (v.kind != Val::Scalar) Lw.error(at, "expected a scalar argument");
+  return v.e;
+}
+
+Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, const Span &at, const TypeP &resultType) {
+  auto need = [&](size_t n) {
+    if (args.size() < n) error(at, "'" + name + "' expects " + std::to_string(n) + " arguments");
+  };
+  auto mat = [&](const Val &v) { return device ? v : materialize(v, at); };
+  TypeP rt = resultType;
+  // ---- math (scalars, element-wise on arrays)
+  if (isMathFn(name)) {
+    bool anyArr = false;
+    for (auto &a : args) anyArr = anyArr || a.isArrayLike();
+    auto f = [name, this, at](const std::vector<Val> &x) {
+      std::vector<ExpP> es;
+      for (auto &v : x) es.push_back(scalarOf(*this, v, at));
+      ScalarKind k = name == "isnan" ? ScalarKind::Bool : es.at(0)->type.elem;
+      return Val::scalar(callExp(name, es, k), arrc::Type::scalarOf(k));
+    };
+    if (anyArr) return elementwise(args, rt && rt->isArray() ? rt : nullptr, at, f);
+    return f(args);
+  }
+  if (name == "iota") {
+    need(1);
+    ExpP n = toLong(scalarOf(*this, args[0], at));
+    if (!device) n = bindScalar("n", n);
+    ScalarKind k = args[0].e->type.elem;
+    TypeP t = rt ? rt : arrc::Type::array(arrc::Type::scalarOf(k), 1);
+    return mkDelayed(t, {maxL(n, constLong(0))}, [k, t](const std::vector<ExpP> &i) { return Val::scalar(convertExp(i[0], k), t->elem); });
+  }
+  if (name == "replicate") {
+    need(2);
+    ExpP n = toLong(scalarOf(*this, args[0], at));
+    Val v = args[1];
+    if (v.kind == Val::Scalar && !device) v = Val::scalar(bindScalar("v", v.e), v.type);
+    TypeP t = rt ? rt : arrayOf(v.type, 1);
+    if (v.isArrayLike()) {
+      Val vd = v.kind == Val::Array ? toDelayed(v) : v;
+      std::vector<ExpP> dims{n};
+      dims.insert(dims.end(), vd.dims.begin(), vd.dims.end());
+      return mat(mkDelayed(t, dims, [vd](const std::vector<ExpP> &i) { return vd.fetch(std::vector<ExpP>(i.begin() + 1, i.end())); }));
+    }
+    return mkDelayed(t, {maxL(n, constLong(0))}, [v](const std::vector<ExpP> &) { return v; });
+  }
+  if (name == "length") {
+    need(1);
+    ExpP n = length(args[0], at);
+    ScalarKind k = rt && rt->isScalar() ? rt->scalar : ScalarKind::Long;
+    return Val::scalar(convertExp(n, k), arrc::Type::scalarOf(k));
+  }
+  if (name == "map") {
+    need(2);
+    std::vector<Val> arrs(args.begin() + 1, args.end());
+    if (device && arrs.size() == 1 && arrs[0].kind == Val::Seq) {
+      Val src = arrs[0], f = args[0];
+      Val s;
+      s.kind = Val::Seq;
+      s.type = rt;
+      s.fold = [this, src, f, at](const std::vector<ExpP> &init, const StepFn &step) {
+        return foldSeq(src, init, [&](const std::vector<ExpP> &acc, const Val &item) { return step(acc, apply(f, {item}, at)); }, at);
+      };
+      return s;
+    }
+    return mapVal(args[0], arrs, at, rt);
+  }
+  if (name == "filter") { need(2); return filterVal(args[0], args[1], at); }
+  if (name == "zip") {
+    need(2);
+    std::vector<Val> arrs = args;
+    std::vector<TypeP> ets;
+    for (auto &a : arrs) ets.push_back(elemTypeOf(a.type));
+    TypeP t = rt ? rt : arrc::Type::array(arrc::Type::tuple(ets), 1);
+    // Arrays of tuples are SoA: zip is free after a size check.
+    bool allArr = true;
+    for (auto &a : arrs) allArr = allArr && a.kind == Val::Array;
+    return elementwise(arrs, t, at, [t](const std::vector<Val> &x) { return Val::tuple(x, t->elem); });
+  }
+  if (name == "unzip") {
+    need(1);
+    Val a = args[0];
+    if (a.kind == Val::Array) {
+      std::vector<Val> parts;
+      size_t pos = 0;
+      for (auto &et : a.type->elem->elems) {
+        std::vector<ScalarKind> ks;
+        typeLeaves(et, ks);
+        std::vector<ExpP> arrs(a.arrs.begin() + pos, a.arrs.begin() + pos + ks.size());
+        pos += ks.size();
+        parts.push_back(arrayFromVars(arrc::Type::array(et, a.rank()), arrs));
+      }
+      return Val::tuple(parts, rt);
+    }
+    std::vector<Val> parts;
+    Val d = a.kind == Val::Delayed ? a : toDelayed(mat(a));
+    for (size_t k = 0; k < a.type->elem->elems.size(); ++k) {
+      FetchFn f = d.fetch;
+      parts.push_back(mat(mkDelayed(arrc::Type::array(a.type->elem->elems[k], a.rank()), d.dims,
+                                    [f, k](const std::vector<ExpP> &i) { return f(i).elems.at(k); })));
+    }
+    return Val::tuple(parts, rt);
+  }
+  if (name == "reduce") {
+    need(3);
+    TypeP et = elemTypeOf(args[2].type);
+    return reduceWith(args[2], args[0], {args[1]}, at, et);
+  }
+  if (name == "sum" || name == "product") {
+    need(1);
+    TypeP et = elemTypeOf(args[0].type);
+    ScalarKind k = et->scalar;
+    ExpP ne = name == "sum" ? constZero(k) : (isFloatKind(k) ? constFloat(1, k) : constInt(1, k));
+    auto r = reduceElems(*this, args[0], {k}, binOp(name == "sum" ? BinOp::Add : BinOp::Mul), {ne}, at, name);
+    return Val::scalar(r[0], et);
+  }
+  if (name == "maximum" || name == "minimum") {
+    need(1);
+    TypeP et = elemTypeOf(args[0].type);
+    ScalarKind k = et->scalar;
+    bool mx = name == "maximum";
+    ExpP ne;
+    if (isFloatKind(k)) ne = constFloat(mx ? -INFINITY : INFINITY, k);
+    else if (k == ScalarKind::Int) ne = constInt(mx ? INT32_MIN : INT32_MAX, k);
+    else if (k == ScalarKind::Long) ne = constInt(mx ? INT64_MIN : INT64_MAX, k);
+    else ne = constBool(!mx);
+    if (!device) {
+      ExpP n = length(args[0], at);
+      auto ch = std::make_shared<Check>();
+      ch->code = Check::Empty;
+      ch->cond = binaryExp(BinOp::Gt, n, constLong(0));
+      ch->pos = position(at);
+      ch->message = name + " of an empty array";
+      ch->span = at;
+      emit(ch);
+    }
+    OpFn op = k == ScalarKind::Bool ? binOp(mx ? BinOp::Or : BinOp::And) : fnOp(mx ? "max" : "min");
+    auto r = reduceElems(*this, args[0], {k}, op, {ne}, at, name);
+    return Val::scalar(r[0], et);
+  }
+  if (name == "count" || name == "any" || name == "all") {
+    need(2);
+    Val p = args[0];
+    ScalarKind ck = name == "count" ? (rt && rt->isScalar() ? rt->scalar : ScalarKind::Int) : ScalarKind::Bool;
+    auto proj = [this, p, at, name, ck](const Val &item) {
+      ExpP c = apply(p, {item}, at).e;
+      if (name == "count") return std::vector<ExpP>{selectExp(c, constInt(1, ck), constInt(0, ck))};
+      return std::vector<ExpP>{c};
+    };
+    OpFn op = name == "count" ? binOp(BinOp::Add) : binOp(name == "any" ? BinOp::Or : BinOp::And);
+    ExpP ne = name == "count" ? constInt(0, ck) : constBool(name == "all");
+    auto r = reduceElems(*this, args[1], {ck}, op, {ne}, at, name, proj);
+    return Val::scalar(r[0], arrc::Type::scalarOf(ck));
+  }
+  if (name == "argmin" || name == "argmax") {
+    need(1);
+    TypeP et = elemTypeOf(args[0].type);
+    ScalarKind k = et->scalar;
+    bool mx = name == "argmax";
+    ScalarKind ik = rt && rt->isScalar() ? rt->scalar : ScalarKind::Int;
+    if (!device) {
+      auto ch = std::make_shared<Check>();
+      ch->code = Check::Empty;
+      ch->cond = binaryExp(BinOp::Gt, length(args[0], at), constLong(0));
+      ch->pos = position(at);
+      ch->message = name + " of an empty array";
+      emit(ch);
+    }
+    // (value, index) pairs; ties keep the smaller index; index -1 is neutral.
+    OpFn op = [mx, this](const std::vector<ExpP> &a, const std::vector<ExpP> &b) {
+      ExpP better = binaryExp(mx ? BinOp::Gt : BinOp::Lt, b[0], a[0]);
+      ExpP eq = binaryExp(BinOp::Eq, b[0], a[0]);
+      ExpP aNone = binaryExp(BinOp::Lt, a[1], constLong(0));
+      ExpP bNone = binaryExp(BinOp::Lt, b[1], constLong(0));
+      ExpP takeB = binaryExp(BinOp::And, unaryExp(UnOp::Not, bNone),
+                             binaryExp(BinOp::Or, aNone, binaryExp(BinOp::Or, better, binaryExp(BinOp::And, eq, binaryExp(BinOp::Lt, b[1], a[1])))));
+      ExpP t = bindScalar("take", takeB);
+      return std::vector<ExpP>{selectExp(t, b[0], a[0]), selectExp(t, b[1], a[1])};
+    };
+    Val arr = args[0];
+    std::vector<ExpP> r;
+    if (device) {
+      auto st = foldSeq(arr, {constZero(k), constLong(-1), constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
+        auto nv = op({acc[0], acc[1]}, {item.e, acc[2]});
+        return std::vector<ExpP>{nv[0], nv[1], addL(acc[2], constLong(1))};
+      }, at);
+      r = {st[0], st[1]};
+    } else {
+      auto red = std::make_shared<Reduce>();
+      red->n = extent(arr, 0, at);
+      red->index = newVar("i", L1());
+      ExpP iv = varExp(red->index, L1());
+      red->body = subBlock(true, [&] { return std::vector<ExpP>{elementAt(arr, {iv}).e, iv}; });
+      red->op = makeLambda(*this, {k, ScalarKind::Long}, op);
+      red->ne = {constZero(k), constLong(-1)};
+      for (auto kk : {k, ScalarKind::Long}) {
+        int o = newVar("arg", scalarT(kk));
+        red->outs.push_back(o);
+        r.push_back(varExp(o, scalarT(kk)));
+      }
+      red->note = name;
+      emit(red);
+    }
+    return Val::scalar(convertExp(r[1], ik), arrc::Type::scalarOf(ik));
+  }
+  if (name == "transpose") { need(1); return transposeVal(args[0], at); }
+  if (name == "reverse") { need(1); return reverseVal(args[0], at); }
+  if (name == "concat" || name == "++") {
+    need(2);
+    Val a = args[0], b = args[1];
+    if (a.kind == Val::Seq || b.kind == Val::Seq) error(at, "unsupported: concatenation of irregular arrays inside a parallel body");
+    Val da = a.kind == Val::Array ? toDelayed(a) : a, db = b.kind == Val::Array ? toDelayed(b) : b;
+    ExpP na = da.dims[0], nb = db.dims[0];
+    std::vector<ExpP> dims{addL(na, nb)};
+    if (!device && da.dims.size() > 1) {
+      ExpP ok = constBool(true);
+      for (size_t k = 1; k < da.dims.size(); ++k) ok = binaryExp(BinOp::And, ok, binaryExp(BinOp::Eq, da.dims[k], db.dims[k]));
+      auto ch = std::make_shared<Check>();
+      ch->code = Check::Shape;
+      ch->cond = ok;
+      ch->pos = position(at);
+      ch->values = {da.dims[1], db.dims[1]};
+      emit(ch);
+    }
+    dims.insert(dims.end(), da.dims.begin() + 1, da.dims.end());
+    TypeP t = rt ? rt : a.type;
+    Val d = mkDelayed(t, dims, [this, da, db, na, t](const std::vector<ExpP> &i) {
+      ExpP inA = bindScalar("inA", binaryExp(BinOp::Lt, i[0], na));
+      auto ia = i, ib = i;
+      ia[0] = selectExp(inA, i[0], constLong(0));
+      ib[0] = selectExp(inA, constLong(0), subL(i[0], na));
+      auto st = std::make_shared<If>();
+      st->cond = inA;
+      st->thenB = subBlock(true, [&] { return leaves(da.fetch(i), {}); });
+      st->elseB = subBlock(true, [&] {
+        auto j = i;
+        j[0] = subL(i[0], na);
+        return leaves(db.fetch(j), {});
+      });
+      std::vector<ExpP> rs;
+      for (auto &r : st->thenB.results) {
+        int o = newVar("cat", r->type);
+        st->outs.push_back(o);
+        rs.push_back(varExp(o, r->type));
+      }
+      emit(st);
+      size_t pos = 0;
+      return rebuild(t->elem, rs, pos);
+    });
+    return mat(d);
+  }
+  if (name == "take" || name == "drop") {
+    need(2);
+    ExpP k = toLong(scalarOf(*this, args[0], at));
+    Val a = args[1];
+    if (a.kind == Val::Seq) error(at, "unsupported: " + name + " of an irregular array inside a parallel body");
+    ExpP n = extent(a, 0, at);
+    if (!device) {
+      k = bindScalar("k", k);
+      auto ch = std::make_shared<Check>();
+      ch->code = Check::Bounds;
+      ch->cond = binaryExp(BinOp::And, binaryExp(BinOp::Ge, k, constLong(0)), binaryExp(BinOp::Le, k, n));
+      ch->pos = position(at);
+      ch->values = {k, n, constLong(0)};
+      ch->message = name;
+      emit(ch);
+    }
+    bool take = name == "take";
+    ExpP cnt = take ? k : subL(n, k), off = take ? constLong(0) : k;
+    if (a.kind == Val::Array && !device)
+      return viewOf(a, a.type, [&] {
+        std::vector<ExpP> s{cnt};
+        for (int x = 1; x < a.rank(); ++x) s.push_back(shapeExp(a.arrs[0], x));
+        return s;
+      }(), [&](const ExpP &src) {
+        std::vector<ExpP> w;
+        for (int x = 0; x < a.rank(); ++x) w.push_back(weightExp(src, x));
+        w.push_back(addL(weightExp(src, a.rank()), mulL(off, weightExp(src, 0))));
+        return w;
+      }, at);
+    Val d = a.kind == Val::Array ? toDelayed(a) : a;
+    Val r = d;
+    r.dims[0] = cnt;
+    FetchFn f = d.fetch;
+    r.fetch = [f, off](const std::vector<ExpP> &i) { auto j = i; j[0] = addL(i[0], off); return f(j); };
+    return r;
+  }
+  if (name == "rotate") {
+    need(2);
+    ExpP r0 = toLong(scalarOf(*this, args[0], at));
+    Val a = args[1];
+    Val d = a.kind == Val::Array ? toDelayed(a) : a;
+    if (d.kind != Val::Delayed) error(at, "unsupported rotate argument");
+    ExpP n = d.dims[0];
+    FetchFn f = d.fetch;
+    Val r = d;
+    r.fetch = [this, f, n, r0](const std::vector<ExpP> &i) {
+      ExpP nn = selectExp(binaryExp(BinOp::Eq, n, constLong(0)), constLong(1), n);
+      ExpP m = bindScalar("m", binaryExp(BinOp::Mod, addL(i[0], binaryExp(BinOp::Mod, r0, nn)), nn));
+      ExpP j0 = bindScalar("j", binaryExp(BinOp::Mod, addL(m, nn), nn));
+      auto j = i;
+      j[0] = j0;
+      return f(j);
+    };
+    return mat(r);
+  }
+  if (name == "flatten") {
+    need(1);
+    Val a = args[0];
+    if (a.rank() < 2) return a;
+    Val d = a.kind == Val::Array ? toDelayed(a) : a;
+    ExpP n = constLong(1);
+    for (auto &x : d.dims) n = mulL(n, x);
+    std::vector<ExpP> dims = d.dims;
+    TypeP t = rt ? rt : arrc::Type::array(a.type->elem, 1);
+    return mat(mkDelayed(t, {n}, [this, d, dims](const std::vector<ExpP> &i) {
+      std::vector<ExpP> idx(dims.size());
+      ExpP k = i[0];
+      for (int x = int(dims.size()) - 1; x > 0; --x) {
+        idx[x] = bindScalar("i", binaryExp(BinOp::Mod, k, dims[x]));
+        k = bindScalar("q", binaryExp(BinOp::Div, k, dims[x]));
+      }
+      idx[0] = k;
+      return d.fetch(idx);
+    }));
+  }
+  if (name == "unflatten") {
+    need(3);
+    ExpP m = toLong(scalarOf(*this, args[0], at)), n = toLong(scalarOf(*this, args[1], at));
+    Val a = args[2];
+    if (!device) {
+      m = bindScalar("m", m), n = bindScalar("n", n);
+      auto ch = std::make_shared<Check>();
+      ch->code = Check::Shape;
+      ch->cond = binaryExp(BinOp::Eq, mulL(m, n), extent(a, 0, at));
+      ch->pos = position(at);
+      ch->values = {mulL(m, n), extent(a, 0, at)};
+      emit(ch);
+    }
+    Val d = a.kind == Val::Array ? toDelayed(a) : a;
+    TypeP t = rt ? rt : arrc::Type::array(a.type->elem, 2);
+    return mat(mkDelayed(t, {m, n}, [d, n](const std::vector<ExpP> &i) { return d.fetch({addL(mulL(i[0], n), i[1])}); }));
+  }
+  if (name == "gather") {
+    need(2);
+    Val xs = args[0], is = args[1];
+    int pos = position(at);
+    return elementwise({is}, rt, at, [this, xs, pos, at](const std::vector<Val> &i) {
+      Val x = xs;
+      if (x.kind == Val::Delayed) return x.fetch({toLong(i[0].e)});
+      if (x.kind != Val::Array) error(at, "unsupported gather source");
+      return elementAt(x, {toLong(i[0].e)}, pos);
+    });
+  }
+  if (name == "scan") {
+    need(3);
+    Val op = args[0], arr = args[2];
+    TypeP et = elemTypeOf(arr.type);
+    std::vector<ScalarKind> ks;
+    typeLeaves(et, ks);
+    if (device) error(at, "unsupported: scan inside a parallel body");
+    auto s = std::make_shared<Scan>();
+    s->n = extent(arr, 0, at);
+    s->index = newVar("i", L1());
+    ExpP iv = varExp(s->index, L1());
+    s->body = subBlock(true, [&] { return leaves(elementAt(arr, {iv}), at); });
+    s->op = makeLambda(*this, ks, funcOp(*this, op, et, at));
+    s->ne = leaves(args[1], at);
+    std::vector<ExpP> arrs;
+    for (auto k : ks) {
+      int o = newVar("scan", arrayT(k, 1));
+      s->outs.push_back(o);
+      arrs.push_back(varExp(mod, o));
+    }
+    s->span = at;
+    emit(s);
+    return arrayFromVars(arr.type, arrs);
+  }
+  error(at, "unsupported intrinsic '" + name + "'");
+}
+
+} // namespace arrc::lower

@@ -1,0 +1,464 @@
+// Multiarrays (Moreira et al.): every array is (buffer, shape, weights).
+// Indexing is a Read; sections, transpose and reverse are View statements
+// (weight arithmetic, no copy); `new`, literals, ranges and `with`.
+#include "Lower.h"
+
+namespace arrc::lower {
+
+static ExpP L(const Val &v) { return toLong(v.e); }
+
+Val Lowerer::lowerRange(const arrc::Range &e) {
+  Val lo = lower(e.lo), hi = lower(e.hi);
+  if (lo.kind != Val::Scalar || hi.kind != Val::Scalar) error(e.span, "unsupported range bounds");
+  ExpP l = bindScalar("lo", lo.e), h = bindScalar("hi", hi.e);
+  ExpP n = subL(toLong(h), toLong(l));
+  if (e.inclusive) n = addL(n, constLong(1));
+  n = maxL(n, constLong(0));
+  if (!device) n = bindScalar("n", n);
+  Val d;
+  d.kind = Val::Delayed;
+  d.type = e.type ? e.type : arrc::Type::array(lo.type, 1);
+  d.dims = {n};
+  ScalarKind k = lo.e->type.elem;
+  TypeP et = lo.type;
+  d.fetch = [l, k, et](const std::vector<ExpP> &idx) {
+    ExpP i = convertExp(idx[0], k);
+    int64_t c;
+    if (constValue(l, c) && c == 0) return Val::scalar(i, et);
+    return Val::scalar(binaryExp(BinOp::Add, l, i), et);
+  };
+  return d;
+}
+
+namespace {
+struct AxisPlan {
+  IndexArg::Kind kind;
+  ExpP i;           // Single
+  ExpP f, s, cnt;   // Triplet / All (f = 0, s = 1)
+};
+} // namespace
+
+static std::vector<AxisPlan> planSection(Lowerer &Lw, const Val &a, const std::vector<IndexArg> &args, const Span &at,
+                                         bool emitChecks) {
+  std::vector<AxisPlan> plan;
+  int pos = Lw.position(at);
+  for (size_t k = 0; k < args.size(); ++k) {
+    const IndexArg &ia = args[k];
+    AxisPlan p;
+    p.kind = ia.kind;
+    ExpP n = Lw.extent(a, int(k), at);
+    if (ia.kind == IndexArg::Single) {
+      p.i = toLong(Lw.lower(ia.index).e);
+      if (emitChecks) {
+        p.i = Lw.bindScalar("ix", p.i);
+        auto ch = std::make_shared<Check>();
+        ch->code = Check::Bounds;
+        ch->cond = binaryExp(BinOp::And, binaryExp(BinOp::Ge, p.i, constLong(0)), binaryExp(BinOp::Lt, p.i, n));
+        ch->pos = pos;
+        ch->values = {p.i, n, constLong(int64_t(k))};
+        ch->span = ia.span;
+        Lw.emit(ch);
+      }
+    } else if (ia.kind == IndexArg::All) {
+      p.f = constLong(0);
+      p.s = constLong(1);
+      p.cnt = n;
+    } else {
+      p.f = toLong(Lw.lower(ia.first).e);
+      ExpP l = toLong(Lw.lower(ia.last).e);
+      p.s = ia.step ? toLong(Lw.lower(ia.step).e) : constLong(1);
+      if (!Lw.device) {
+        p.f = Lw.bindScalar("f", p.f);
+        l = Lw.bindScalar("l", l);
+        p.s = Lw.bindScalar("s", p.s);
+      }
+      int64_t sc;
+      bool constStep = constValue(p.s, sc);
+      if (emitChecks && !(constStep && sc != 0)) {
+        auto ch = std::make_shared<Check>();
+        ch->code = Check::Other;
+        ch->cond = binaryExp(BinOp::Ne, p.s, constLong(0));
+        ch->pos = pos;
+        ch->message = "section step is zero";
+        Lw.emit(ch);
+      }
+      ExpP d = subL(l, p.f);
+      ExpP ok;
+      if (constStep && sc > 0) ok = binaryExp(BinOp::Ge, d, constLong(0));
+      else if (constStep && sc < 0) ok = binaryExp(BinOp::Le, d, constLong(0));
+      else ok = binaryExp(BinOp::Ge, mulL(d, p.s), constLong(0));
+      ExpP s1 = p.s;
+      if (!(constStep && sc != 0)) s1 = selectExp(binaryExp(BinOp::Eq, p.s, constLong(0)), constLong(1), p.s);
+      p.cnt = selectExp(ok, addL(binaryExp(BinOp::Div, d, s1), constLong(1)), constLong(0));
+      if (constStep && sc == 1) p.cnt = maxL(addL(d, constLong(1)), constLong(0));
+      if (!Lw.device) p.cnt = Lw.bindScalar("cnt", p.cnt);
+      if (emitChecks) {
+        ExpP last = addL(p.f, mulL(subL(p.cnt, constLong(1)), p.s));
+        auto inr = [&](ExpP x) {
+          return binaryExp(BinOp::And, binaryExp(BinOp::Ge, x, constLong(0)), binaryExp(BinOp::Lt, x, n));
+        };
+        auto ch = std::make_shared<Check>();
+        ch->code = Check::Bounds;
+        ch->cond = binaryExp(BinOp::Or, binaryExp(BinOp::Eq, p.cnt, constLong(0)),
+                             binaryExp(BinOp::And, inr(p.f), inr(last)));
+        ch->pos = pos;
+        ch->values = {selectExp(inr(p.f), last, p.f), n, constLong(int64_t(k))};
+        ch->message = "section";
+        ch->span = ia.span;
+        Lw.emit(ch);
+      }
+    }
+    plan.push_back(p);
+  }
+  return plan;
+}
+
+// Composes a section over a Delayed array (device code, ranges).
+static Val delayedSection(Lowerer &Lw, const Val &a, const std::vector<AxisPlan> &plan, const TypeP &t, int checkPos) {
+  Val base = a;
+  if (base.kind == Val::Array) {
+    Val arr = a;
+    base = Lw.toDelayed(a);
+    base.fetch = [&Lw, arr, checkPos](const std::vector<ExpP> &idx) { return Lw.elementAt(arr, idx, checkPos); };
+  }
+  Val d;
+  d.kind = Val::Delayed;
+  d.type = t;
+  for (auto &p : plan)
+    if (p.kind != IndexArg::Single) d.dims.push_back(p.cnt);
+  FetchFn f = base.fetch;
+  d.fetch = [f, plan](const std::vector<ExpP> &idx) {
+    std::vector<ExpP> full;
+    size_t j = 0;
+    for (auto &p : plan) {
+      if (p.kind == IndexArg::Single) full.push_back(p.i);
+      else full.push_back(addL(p.f, mulL(idx[j++], p.s)));
+    }
+    return f(full);
+  };
+  return d;
+}
+
+Val Lowerer::lowerIndex(const arrc::Index &e) {
+  Val a = lower(e.array);
+  if (!a.isArrayLike()) error(e.span, "indexing a value that is not an array");
+  if (int(e.args.size()) != a.rank())
+    error(e.span, "expected " + std::to_string(a.rank()) + " subscripts, got " + std::to_string(e.args.size()));
+  if (a.kind == Val::Seq) error(e.span, "unsupported: indexing an irregular array computed inside a parallel body");
+  int pos = position(e.span);
+  if (!e.isSection()) {
+    std::vector<ExpP> idx;
+    for (auto &ia : e.args) {
+      Val i = lower(ia.index);
+      if (i.kind != Val::Scalar) error(ia.span, "index is not a scalar");
+      idx.push_back(L(i));
+    }
+    if (a.kind == Val::Delayed) {
+      // Indexing a computed array: check the bounds against its extents.
+      if (!device) {
+        for (size_t k = 0; k < idx.size(); ++k) {
+          idx[k] = bindScalar("ix", idx[k]);
+          auto ch = std::make_shared<Check>();
+          ch->code = Check::Bounds;
+          ch->cond = binaryExp(BinOp::And, binaryExp(BinOp::Ge, idx[k], constLong(0)), binaryExp(BinOp::Lt, idx[k], a.dims[k]));
+          ch->pos = pos;
+          ch->values = {idx[k], a.dims[k], constLong(int64_t(k))};
+          emit(ch);
+        }
+      }
+      return a.fetch(idx);
+    }
+    return elementAt(a, idx, pos);
+  }
+  TypeP t = e.type;
+  int outRank = 0;
+  for (auto &ia : e.args) outRank += ia.kind != IndexArg::Single;
+  if (!t || !t->isArray()) t = arrc::Type::array(a.type->elem, outRank);
+  auto plan = planSection(*this, a, e.args, e.span, !device);
+  if (device || a.kind == Val::Delayed) return delayedSection(*this, a, plan, t, pos);
+  // Host: a View per component (weight arithmetic, no copy).
+  std::vector<ExpP> arrs;
+  for (auto &src : a.arrs) {
+    auto v = std::make_shared<View>();
+    v->source = src;
+    ExpP off = weightExp(src, a.rank());
+    for (size_t k = 0; k < plan.size(); ++k) {
+      ExpP w = weightExp(src, int(k));
+      if (plan[k].kind == IndexArg::Single) off = addL(off, mulL(plan[k].i, w));
+      else {
+        v->shape.push_back(plan[k].cnt);
+        v->weights.push_back(mulL(plan[k].s, w));
+        off = addL(off, mulL(plan[k].f, w));
+      }
+    }
+    v->weights.push_back(off);
+    int o = newVar("sec", arrayT(src->type.elem, outRank));
+    v->outs = {o};
+    v->span = e.span;
+    v->note = "section " + locString(sources, e.span);
+    emit(v);
+    arrs.push_back(varExp(mod, o));
+  }
+  return arrayFromVars(t, arrs);
+}
+
+Val Lowerer::transposeVal(const Val &a, const Span &at) {
+  int r = a.rank();
+  if (a.kind == Val::Array && !device) {
+    std::vector<ExpP> arrs;
+    for (auto &src : a.arrs) {
+      auto v = std::make_shared<View>();
+      v->source = src;
+      for (int k = r - 1; k >= 0; --k) {
+        v->shape.push_back(shapeExp(src, k));
+        v->weights.push_back(weightExp(src, k));
+      }
+      v->weights.push_back(weightExp(src, r));
+      int o = newVar("tr", src->type);
+      v->outs = {o};
+      v->span = at;
+      v->note = "transpose " + locString(sources, at);
+      emit(v);
+      arrs.push_back(varExp(mod, o));
+    }
+    return arrayFromVars(a.type, arrs);
+  }
+  if (a.kind == Val::Seq) error(at, "unsupported: transpose of an irregular array");
+  Val d = toDelayed(a);
+  Val t = d;
+  t.dims.assign(d.dims.rbegin(), d.dims.rend());
+  FetchFn f = d.fetch;
+  t.fetch = [f](const std::vector<ExpP> &idx) { return f(std::vector<ExpP>(idx.rbegin(), idx.rend())); };
+  return t;
+}
+
+Val Lowerer::reverseVal(const Val &a, const Span &at) {
+  int r = a.rank();
+  if (a.kind == Val::Array && !device) {
+    std::vector<ExpP> arrs;
+    for (auto &src : a.arrs) {
+      auto v = std::make_shared<View>();
+      v->source = src;
+      for (int k = 0; k < r; ++k) {
+        v->shape.push_back(shapeExp(src, k));
+        v->weights.push_back(k == 0 ? binaryExp(BinOp::Sub, constLong(0), weightExp(src, 0)) : weightExp(src, k));
+      }
+      v->weights.push_back(addL(weightExp(src, r), mulL(subL(shapeExp(src, 0), constLong(1)), weightExp(src, 0))));
+      int o = newVar("rev", src->type);
+      v->outs = {o};
+      v->span = at;
+      v->note = "reverse " + locString(sources, at);
+      emit(v);
+      arrs.push_back(varExp(mod, o));
+    }
+    return arrayFromVars(a.type, arrs);
+  }
+  if (a.kind == Val::Seq) error(at, "unsupported: reverse of an irregular array");
+  Val d = toDelayed(a);
+  Val t = d;
+  FetchFn f = d.fetch;
+  ExpP n = d.dims[0];
+  t.fetch = [f, n](const std::vector<ExpP> &idx) {
+    auto j = idx;
+    j[0] = subL(subL(n, constLong(1)), idx[0]);
+    return f(j);
+  };
+  return t;
+}
+
+Val Lowerer::viewOf(const Val &a, const TypeP &t, std::vector<ExpP> shape,
+                    const std::function<std::vector<ExpP>(const ExpP &)> &weights, const Span &at) {
+  Val m = materialize(a, at);
+  std::vector<ExpP> arrs;
+  for (auto &src : m.arrs) {
+    auto v = std::make_shared<View>();
+    v->source = src;
+    v->shape = shape;
+    v->weights = weights(src);
+    int o = newVar("view", arrayT(src->type.elem, int(shape.size())));
+    v->outs = {o};
+    v->span = at;
+    emit(v);
+    arrs.push_back(varExp(mod, o));
+  }
+  return arrayFromVars(t, arrs);
+}
+
+Val Lowerer::lowerNew(const arrc::New &e) {
+  if (device) error(e.span, "unsupported: `new` inside a parallel body");
+  std::vector<ExpP> dims;
+  for (auto &d : e.dims) {
+    Val v = lower(d);
+    dims.push_back(bindScalar("n", toLong(v.e)));
+  }
+  auto ch = std::make_shared<Check>();
+  ExpP ok = constBool(true);
+  for (auto &d : dims) ok = binaryExp(BinOp::And, ok, binaryExp(BinOp::Ge, d, constLong(0)));
+  TypeP t = e.type ? e.type : arrc::Type::array(e.elemType, int(dims.size()));
+  std::vector<ScalarKind> ks;
+  typeLeaves(t->elem, ks);
+  std::vector<ExpP> arrs;
+  for (auto k : ks) {
+    auto a = std::make_shared<Alloc>();
+    a->dims = dims;
+    a->zero = true;
+    int o = newVar("new", arrayT(k, int(dims.size())));
+    a->outs = {o};
+    a->span = e.span;
+    emit(a);
+    arrs.push_back(varExp(mod, o));
+  }
+  return arrayFromVars(t, arrs);
+}
+
+static void gatherLit(const Expr &e, int depth, std::vector<int64_t> &shape, std::vector<const Expr *> &leavesOut,
+                      Lowerer &Lw) {
+  auto &lit = static_cast<const ArrayLit &>(e);
+  if (int(shape.size()) <= depth) shape.push_back(int64_t(lit.elems.size()));
+  else if (shape[depth] != int64_t(lit.elems.size())) Lw.error(e.span, "array literal is not rectangular");
+  for (auto &x : lit.elems) {
+    if (x->kind == ExprKind::ArrayLit && x->type && x->type->isArray()) gatherLit(*x, depth + 1, shape, leavesOut, Lw);
+    else leavesOut.push_back(x.get());
+  }
+}
+
+Val Lowerer::lowerArrayLit(const arrc::ArrayLit &e) {
+  std::vector<int64_t> shape;
+  std::vector<const Expr *> items;
+  gatherLit(e, 0, shape, items, *this);
+  TypeP t = e.type;
+  if (!t || !t->isArray()) error(e.span, "internal: array literal without a type");
+  std::vector<ScalarKind> ks;
+  typeLeaves(t->elem, ks);
+  std::vector<std::vector<ExpP>> comps(ks.size());
+  bool allConst = true;
+  for (auto *it : items) {
+    Val v = lower(std::shared_ptr<Expr>(std::shared_ptr<Expr>{}, const_cast<Expr *>(it)));
+    if (v.isArrayLike()) error(it->span, "unsupported: an array literal whose elements are arrays that are not literals");
+    auto ls = leaves(v, it->span);
+    for (size_t k = 0; k < ks.size(); ++k) {
+      ExpP x = device ? ls.at(k) : bindScalar("el", ls.at(k));
+      allConst = allConst && isConst(x);
+      comps[k].push_back(x);
+    }
+  }
+  if (allConst && !device) {
+    std::vector<ExpP> arrs;
+    for (size_t k = 0; k < ks.size(); ++k) {
+      auto l = std::make_shared<Literal>();
+      l->shape = shape;
+      for (auto &x : comps[k]) {
+        if (isFloatKind(ks[k])) l->fvals.push_back(x->fval);
+        else l->ivals.push_back(x->ival);
+      }
+      int o = newVar("lit", arrayT(ks[k], int(shape.size())));
+      l->outs = {o};
+      l->span = e.span;
+      emit(l);
+      arrs.push_back(varExp(mod, o));
+    }
+    return arrayFromVars(t, arrs);
+  }
+  Val d;
+  d.kind = Val::Delayed;
+  d.type = t;
+  for (auto s : shape) d.dims.push_back(constLong(s));
+  d.fetch = [comps, shape, t, this](const std::vector<ExpP> &idx) {
+    ExpP flat = constLong(0);
+    for (size_t k = 0; k < idx.size(); ++k) flat = addL(mulL(flat, constLong(shape[k])), idx[k]);
+    std::vector<ExpP> ls;
+    for (auto &c : comps) {
+      if (c.empty()) { ls.push_back(constZero(ScalarKind::Int)); continue; }
+      ExpP r = c.back();
+      for (int64_t j = int64_t(c.size()) - 2; j >= 0; --j)
+        r = selectExp(binaryExp(BinOp::Eq, flat, constLong(j)), c[j], r);
+      ls.push_back(r);
+    }
+    size_t pos = 0;
+    return rebuild(t->elem, ls, pos);
+  };
+  if (device) return d;
+  return materialize(d, e.span);
+}
+
+Val Lowerer::lowerWith(const arrc::With &e) {
+  if (device) error(e.span, "unsupported: `with` inside a parallel body");
+  Val a = lower(e.array);
+  if (!a.isArrayLike()) error(e.span, "`with` on a value that is not an array");
+  if (int(e.args.size()) != a.rank()) error(e.span, "wrong number of subscripts in `with`");
+  auto plan = planSection(*this, a, e.args, e.span, true);
+  Val v = lower(e.value);
+  bool section = false;
+  for (auto &p : plan) section = section || p.kind != IndexArg::Single;
+  if (!section && v.kind == Val::Scalar) v = Val::scalar(bindScalar("v", v.e), v.type);
+  if (section && v.isArrayLike()) {
+    v = materialize(v, e.value->span);
+    // The value's shape must equal the section's.
+    ExpP ok = constBool(true);
+    auto ch = std::make_shared<Check>();
+    int j = 0;
+    for (auto &p : plan) {
+      if (p.kind == IndexArg::Single) continue;
+      ExpP ext = extent(v, j++, e.span);
+      ok = binaryExp(BinOp::And, ok, binaryExp(BinOp::Eq, p.cnt, ext));
+      ch->values.push_back(p.cnt);
+      ch->values.push_back(ext);
+    }
+    ch->code = Check::Shape;
+    ch->cond = ok;
+    ch->pos = position(e.span);
+    ch->span = e.span;
+    emit(ch);
+  }
+  Val src = a.kind == Val::Array ? a : materialize(a, e.span);
+  Val d;
+  d.kind = Val::Delayed;
+  d.type = e.type ? e.type : a.type;
+  for (int k = 0; k < a.rank(); ++k) d.dims.push_back(extent(src, k, e.span));
+  d.fetch = [this, src, v, plan, section, at = e.span](const std::vector<ExpP> &idx) {
+    ExpP in = constBool(true);
+    std::vector<ExpP> vidx;
+    for (size_t k = 0; k < plan.size(); ++k) {
+      const AxisPlan &p = plan[k];
+      if (p.kind == IndexArg::Single) {
+        in = binaryExp(BinOp::And, in, binaryExp(BinOp::Eq, idx[k], p.i));
+      } else if (p.kind == IndexArg::All) {
+        vidx.push_back(idx[k]);
+      } else {
+        ExpP dd = bindScalar("d", subL(idx[k], p.f));
+        ExpP s1 = selectExp(binaryExp(BinOp::Eq, p.s, constLong(0)), constLong(1), p.s);
+        ExpP q = bindScalar("q", binaryExp(BinOp::Div, dd, s1));
+        in = binaryExp(BinOp::And, in, binaryExp(BinOp::Eq, binaryExp(BinOp::Mod, dd, s1), constLong(0)));
+        in = binaryExp(BinOp::And, in, binaryExp(BinOp::Ge, q, constLong(0)));
+        in = binaryExp(BinOp::And, in, binaryExp(BinOp::Lt, q, p.cnt));
+        vidx.push_back(q);
+      }
+    }
+    Val old = elementAt(src, idx);
+    auto oldL = leaves(old, at);
+    if (!section || !v.isArrayLike()) {
+      auto nv = leaves(v, at);
+      std::vector<ExpP> rs;
+      for (size_t k = 0; k < oldL.size(); ++k) rs.push_back(selectExp(in, nv[k], oldL[k]));
+      size_t pos = 0;
+      return rebuild(src.type->elem, rs, pos);
+    }
+    auto s = std::make_shared<If>();
+    s->cond = bindScalar("in", in);
+    s->thenB = subBlock(true, [&] { return leaves(elementAt(v, vidx), at); });
+    s->elseB.results = oldL;
+    std::vector<ExpP> rs;
+    for (auto &r : oldL) {
+      int o = newVar("w", r->type);
+      s->outs.push_back(o);
+      rs.push_back(varExp(o, r->type));
+    }
+    emit(s);
+    size_t pos = 0;
+    return rebuild(src.type->elem, rs, pos);
+  };
+  Val r = materialize(d, e.span);
+  return r;
+}
+
+} // namespace arrc::lower

@@ -1,0 +1,32 @@
+// lowerProgram: lowers every export of the main module (internal functions
+// are inlined at their calls), reporting unsupported constructs as
+// positioned errors.
+#include "Lower.h"
+#include "arrc/Lowering.h"
+
+namespace arrc {
+
+bool lowerProgram(const Program &program, const SourceManager &sources, Diagnostics &diags, ir::Module &out) {
+  if (program.modules.empty()) return true;
+  const arrc::Module &main = program.modules[0];
+  out.name = main.name;
+  bool ok = true;
+  for (auto &fp : main.functions) {
+    if (!fp || !fp->exported || !fp->typeParams.empty()) continue;
+    lower::Lowerer L(program, sources, out);
+    ir::Function f;
+    try {
+      L.lowerExport(*fp, f);
+      out.functions.push_back(std::move(f));
+    } catch (const lower::LowerError &e) {
+      diags.error(e.span.valid() ? e.span : fp->span, e.message);
+      ok = false;
+    } catch (const std::exception &e) {
+      diags.error(fp->span, std::string("internal error in lowering: ") + e.what());
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+} // namespace arrc

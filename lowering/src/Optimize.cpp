@@ -1,0 +1,25 @@
+// optimize(): the fixed pass order (docs/lowering.md):
+//   1. simplify   (constant folding, copy/shape propagation, CSE)
+//   2. deadCode
+//   3. fuse       (producer-consumer and horizontal), each round followed by
+//                 simplify + deadCode, until nothing fuses
+//   4. simplify, deadCode
+// Inlining happens during lowering (every internal call is inlined there).
+#include "Passes.h"
+#include "arrc/Lowering.h"
+
+namespace arrc {
+
+void optimize(ir::Module &module) {
+  passes::simplify(module);
+  passes::deadCode(module);
+  for (int round = 0; round < 20; ++round) {
+    if (!passes::fuse(module)) break;
+    passes::simplify(module);
+    passes::deadCode(module);
+  }
+  passes::simplify(module);
+  passes::deadCode(module);
+}
+
+} // namespace arrc

@@ -1,0 +1,10 @@
+// Private: the IR passes run by optimize() (Optimize.cpp), one per file.
+#pragma once
+
+#include "arrc/IRBuilder.h"
+
+namespace arrc::passes {
+void simplify(ir::Module &m);     // Simplify.cpp
+bool fuse(ir::Module &m);         // Fuse.cpp (returns true if something fused)
+void deadCode(ir::Module &m);     // DeadCode.cpp
+} // namespace arrc::passes

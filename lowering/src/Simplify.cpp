@@ -1,0 +1,172 @@
+// Simplification: constant folding, copy propagation, shape propagation
+// (the extent of a Map's output is its dims), and CSE of pure scalar Lets.
+#include "Passes.h"
+
+#include <map>
+
+namespace arrc::passes {
+using namespace ir;
+using ir::Module;
+using ir::Lambda;
+using ir::If;
+using ir::Loop;
+
+static ExpP fold(const ExpP &e) {
+  int64_t a, b;
+  switch (e->kind) {
+  case Exp::Binary: {
+    const ExpP &x = e->args[0], &y = e->args[1];
+    if (isConst(x) && isConst(y)) {
+      bool fl = isFloatKind(x->type.elem);
+      if (fl) {
+        double p = x->fval, q = y->fval;
+        switch (e->binop) {
+        case BinOp::Add: return constFloat(p + q, e->type.elem);
+        case BinOp::Sub: return constFloat(p - q, e->type.elem);
+        case BinOp::Mul: return constFloat(p * q, e->type.elem);
+        case BinOp::Lt: return constBool(p < q);
+        case BinOp::Le: return constBool(p <= q);
+        case BinOp::Gt: return constBool(p > q);
+        case BinOp::Ge: return constBool(p >= q);
+        case BinOp::Eq: return constBool(p == q);
+        case BinOp::Ne: return constBool(p != q);
+        default: return nullptr;
+        }
+      }
+      constValue(x, a), constValue(y, b);
+      ScalarKind k = e->type.elem;
+      switch (e->binop) {
+      case BinOp::Add: return constInt(int64_t(uint64_t(a) + uint64_t(b)), k);
+      case BinOp::Sub: return constInt(int64_t(uint64_t(a) - uint64_t(b)), k);
+      case BinOp::Mul: return constInt(int64_t(uint64_t(a) * uint64_t(b)), k);
+      case BinOp::Div: return b == 0 || b == -1 ? nullptr : constInt(a / b, k);
+      case BinOp::Mod: return b == 0 || b == -1 ? nullptr : constInt(a % b, k);
+      case BinOp::Lt: return constBool(a < b);
+      case BinOp::Le: return constBool(a <= b);
+      case BinOp::Gt: return constBool(a > b);
+      case BinOp::Ge: return constBool(a >= b);
+      case BinOp::Eq: return constBool(a == b);
+      case BinOp::Ne: return constBool(a != b);
+      case BinOp::And: return constBool(a && b);
+      case BinOp::Or: return constBool(a || b);
+      default: return nullptr;
+      }
+    }
+    if (e->binop == BinOp::And) {
+      if (constValue(x, a)) return a ? y : constBool(false);
+      if (constValue(y, b) && b) return x;
+    }
+    if (e->binop == BinOp::Or) {
+      if (constValue(x, a)) return a ? constBool(true) : y;
+      if (constValue(y, b) && !b) return x;
+    }
+    if (!isFloatKind(e->type.elem)) {
+      if (e->binop == BinOp::Add && constValue(y, b) && b == 0) return x;
+      if (e->binop == BinOp::Add && constValue(x, a) && a == 0) return y;
+      if (e->binop == BinOp::Mul && constValue(y, b) && b == 1) return x;
+      if (e->binop == BinOp::Mul && constValue(x, a) && a == 1) return y;
+      if (e->binop == BinOp::Sub && constValue(y, b) && b == 0) return x;
+    }
+    if (e->binop == BinOp::Eq && sameExp(x, y) && !isFloatKind(x->type.elem)) return constBool(true);
+    return nullptr;
+  }
+  case Exp::Unary:
+    if (constValue(e->args[0], a)) {
+      if (e->unop == UnOp::Not) return constBool(!a);
+      if (e->unop == UnOp::Neg) return constInt(-a, e->type.elem);
+    }
+    return nullptr;
+  case Exp::Select:
+    if (constValue(e->args[0], a)) return a ? e->args[1] : e->args[2];
+    if (sameExp(e->args[1], e->args[2])) return e->args[1];
+    return nullptr;
+  case Exp::Convert:
+    if (isConst(e->args[0]) || e->args[0]->type.elem == e->type.elem) return convertExp(e->args[0], e->type.elem);
+    return nullptr;
+  case Exp::Call:
+    if (e->fn == "max" && e->args.size() == 2 && constValue(e->args[0], a) && constValue(e->args[1], b))
+      return constInt(std::max(a, b), e->type.elem);
+    return nullptr;
+  default: return nullptr;
+  }
+}
+
+namespace {
+struct Simplifier {
+  std::map<int, ExpP> sub;             // copy propagation
+  std::map<int, std::vector<ExpP>> mapDims; // Map outs -> dims
+
+  ExpP rw(const ExpP &e) {
+    return rewriteExp(e, [&](const ExpP &x) -> ExpP {
+      if (x->kind == Exp::Var) {
+        auto it = sub.find(x->var);
+        if (it != sub.end()) return it->second;
+        return nullptr;
+      }
+      if (x->kind == Exp::Shape && x->args[0]->kind == Exp::Var) {
+        auto it = mapDims.find(x->args[0]->var);
+        if (it != mapDims.end() && x->axis < int(it->second.size())) return it->second[x->axis];
+      }
+      return fold(x);
+    });
+  }
+
+  void block(Block &b, std::map<std::string, ExpP> cse, bool host) {
+    std::vector<StmtP> out;
+    for (auto &s : b.stmts) {
+      forEachExp(*s, [&](ExpP &e) { e = rw(e); });
+      if (s->kind == StmtKind::Write) {
+        auto &w = static_cast<Write &>(*s);
+        auto it = sub.find(w.array);
+        if (it != sub.end() && it->second->kind == Exp::Var) w.array = it->second->var;
+      }
+      if (s->kind == StmtKind::Let && s->note.empty()) {
+        auto &l = static_cast<Let &>(*s);
+        if (l.value->kind == Exp::Var || l.value->kind == Exp::Const) {
+          sub[s->outs[0]] = l.value;
+          continue;
+        }
+        if (l.value->type.rank == 0) {
+          std::string key = expKey(l.value);
+          auto it = cse.find(key);
+          if (it != cse.end()) {
+            sub[s->outs[0]] = it->second;
+            continue;
+          }
+          cse[key] = varExp(s->outs[0], l.value->type);
+        }
+      }
+      if (s->kind == StmtKind::If) {
+        auto &x = static_cast<If &>(*s);
+        int64_t c;
+        if (constValue(x.cond, c)) {
+          // Inline the taken branch.
+          Block &taken = c ? x.thenB : x.elseB;
+          block(taken, cse, host);
+          for (auto &t : taken.stmts) out.push_back(t);
+          for (size_t k = 0; k < s->outs.size(); ++k) sub[s->outs[k]] = rw(taken.results[k]);
+          continue;
+        }
+      }
+      bool soac = s->kind >= StmtKind::Map;
+      forEachBlock(*s, [&](Block &in) { block(in, soac ? std::map<std::string, ExpP>{} : cse, false); });
+      if (s->kind == StmtKind::Map && host) {
+        auto &m = static_cast<Map &>(*s);
+        for (int o : s->outs) mapDims[o] = m.dims;
+      }
+      out.push_back(s);
+    }
+    b.stmts = std::move(out);
+    for (auto &r : b.results) r = rw(r);
+  }
+};
+} // namespace
+
+void simplify(ir::Module &m) {
+  for (auto &f : m.functions) {
+    Simplifier s;
+    s.block(f.body, {}, true);
+  }
+}
+
+} // namespace arrc::passes
