@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 
 #include "impl.h"
 #include "kernels.h"
@@ -73,17 +74,27 @@ struct Config {
   size_t groups = 0;
 };
 
+int env_int(const char* name, int dflt) {
+  const char* v = std::getenv(name);
+  return (v && *v) ? std::atoi(v) : dflt;
+}
+
+// Tuning knobs (environment, for benchmarking): ARRC_WG (work-group size,
+// power of two), ARRC_TILE_BYTES (bytes of local tile per work-group in
+// scan/compaction), ARRC_GROUPS_PER_CU (reduce/histogram groups per CU).
 Config config(Context& ctx) {
+  static const int wg_env = env_int("ARRC_WG", 256);
+  static const int gpc_env = env_int("ARRC_GROUPS_PER_CU", 0);
   Config c;
   size_t m = ctx.max_work_group_size();
-  c.wg = 256;
+  c.wg = wg_env;
   while (static_cast<size_t>(c.wg) > m) c.wg /= 2;
-  c.groups = ctx.compute_units() * (ctx.is_gpu() ? 8 : 4);
+  c.groups = ctx.compute_units() * (gpc_env > 0 ? gpc_env : (ctx.is_gpu() ? 8 : 4));
   return c;
 }
 
 int items_per_thread(const Config& c, size_t elem_size) {
-  size_t budget = 16384;  // bytes of local tile
+  static const size_t budget = static_cast<size_t>(env_int("ARRC_TILE_BYTES", 16384));
   size_t vt = budget / (static_cast<size_t>(c.wg) * std::max<size_t>(elem_size, 1));
   vt = std::clamp<size_t>(vt, 1, 16);
   // power of two
