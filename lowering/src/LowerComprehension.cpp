@@ -10,6 +10,8 @@
 // becomes sequential code (Loops folding the elements).
 #include "Lower.h"
 
+#include <map>
+
 namespace arrc::lower {
 
 static void patNames(const Pattern &p, std::set<std::string> &out) {
@@ -186,6 +188,11 @@ static std::vector<std::pair<std::string, TypeP>> genVars(Space &sp) {
 
 // Materialises the space's generator variables into columns: the new base.
 static void materializeSpace(Lowerer &Lw, Space &sp, const std::string &note) {
+  if (sp.hasBase && !sp.hasFilter && sp.dims.size() == 1) {
+    bool onlyLets = true;
+    for (auto &l : sp.levels) onlyLets = onlyLets && l.kind == Level::Let;
+    if (onlyLets) return; // already columns
+  }
   auto vars = genVars(sp);
   for (auto &v : vars)
     if (!v.second || v.second->isArray() || v.second->kind == arrc::Type::Func)
@@ -547,7 +554,27 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
       std::set<int> defs, used;
       blockDefs(probe, defs);
       defs.insert(idxVars.begin(), idxVars.end());
-      for (auto &d : innerDims) expVars(d, used);
+      // Inline the probe's top-level Lets that do not depend on the index.
+      std::map<int, ExpP> lets;
+      std::function<void(const Block &)> collect = [&](const Block &b) {
+        for (auto &s : b.stmts) {
+          if (s->kind == StmtKind::Let) lets[s->outs[0]] = static_cast<const Let &>(*s).value;
+          if (s->kind == StmtKind::If) forEachBlock(*s, collect);
+        }
+      };
+      collect(probe);
+      for (auto &d : innerDims) {
+        for (int round = 0; round < 50; ++round) {
+          std::set<int> vs;
+          expVars(d, vs);
+          std::map<int, ExpP> sub;
+          for (int v : vs)
+            if (lets.count(v)) sub[v] = lets[v];
+          if (sub.empty()) break;
+          d = substitute(d, sub);
+        }
+        expVars(d, used);
+      }
       for (int u : used) dependent = dependent || defs.count(u);
     }
     if (dependent) {

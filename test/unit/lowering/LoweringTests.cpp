@@ -1,0 +1,349 @@
+// Unit tests of the lowering: the IR interpreter against independent C++
+// references (before and after optimize), the comprehension schemes chosen
+// (regular map nest / expand / fallback), views, and fusion counts.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include "arrc/Frontend.h"
+#include "arrc/IRBuilder.h"
+#include "arrc/Interpret.h"
+#include "arrc/Lowering.h"
+#include "arrc/TypeCheck.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+#include <tuple>
+#include <unistd.h>
+
+using namespace arrc;
+using ir::Value;
+
+namespace {
+
+struct Compiled {
+  ir::Module lowered, optimized;
+  std::string errors;
+  bool ok = false;
+};
+
+Compiled compile(const std::string &src) {
+  static int counter = 0;
+  std::string path = "/tmp/arrc_lowering_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++) + ".arr";
+  {
+    std::ofstream f(path);
+    f << src;
+  }
+  Compiled c;
+  SourceManager sm;
+  std::ostringstream err;
+  Diagnostics diag(sm, err);
+  Program prog;
+  FrontendOptions opts;
+  opts.stdlibDir = ARRC_TEST_STDLIB_DIR;
+  if (loadProgram(path, opts, sm, diag, prog) && typeCheck(prog, diag) &&
+      lowerProgram(prog, sm, diag, c.lowered) && lowerProgram(prog, sm, diag, c.optimized)) {
+    optimize(c.optimized);
+    c.ok = true;
+  }
+  c.errors = err.str();
+  std::remove(path.c_str());
+  return c;
+}
+
+std::string dump(const ir::Module &m) {
+  std::ostringstream o;
+  printIR(m, o);
+  return o.str();
+}
+
+// Counts statements of a kind anywhere in a function.
+int countKind(const ir::Block &b, ir::StmtKind k) {
+  int n = 0;
+  for (auto &s : b.stmts) {
+    if (s->kind == k) n++;
+    ir::forEachBlock(*s, [&](const ir::Block &in) { n += countKind(in, k); });
+  }
+  return n;
+}
+int topSoacs(const ir::Block &b) {
+  int n = 0;
+  for (auto &s : b.stmts) n += s->kind >= ir::StmtKind::Map;
+  return n;
+}
+
+// Runs fn in both the lowered and the optimized module; both must agree.
+std::vector<Value> run2(const Compiled &c, const std::string &fn, const std::vector<Value> &args) {
+  auto a = ir::interpret(c.lowered, fn, args);
+  auto b = ir::interpret(c.optimized, fn, args);
+  REQUIRE(a.size() == b.size());
+  for (size_t i = 0; i < a.size(); ++i) CHECK(ir::formatValue(a[i]) == ir::formatValue(b[i]));
+  return a;
+}
+
+Value ivec(std::vector<int64_t> v) { int64_t n = v.size(); return Value::arrayInt(std::move(v), {n}); }
+Value dvec(std::vector<double> v) { int64_t n = v.size(); return Value::arrayFloat(std::move(v), {n}); }
+
+} // namespace
+
+TEST_CASE("interpreter: hand-built IR map + reduce") {
+  using namespace ir;
+  ir::Module m;
+  m.name = "t";
+  Function f;
+  f.name = "f";
+  int xs = m.newVar("xs", arrayT(ScalarKind::Int, 1));
+  f.paramNames = {"xs"};
+  f.paramTypes = {arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Int), 1)};
+  f.paramVars = {{xs}};
+  f.resultType = arrc::Type::scalarOf(ScalarKind::Int);
+  auto r = std::make_shared<Reduce>();
+  r->n = shapeExp(varExp(m, xs), 0);
+  r->index = m.newVar("i", scalarT(ScalarKind::Long));
+  r->body.results = {binaryExp(BinOp::Mul, readExp(varExp(m, xs), {varExp(m, r->index)}), constInt(2))};
+  int a = m.newVar("a", scalarT(ScalarKind::Int)), b = m.newVar("b", scalarT(ScalarKind::Int));
+  r->op.params = {a, b};
+  r->op.body.results = {binaryExp(BinOp::Add, varExp(m, a), varExp(m, b))};
+  r->ne = {constInt(0)};
+  int out = m.newVar("s", scalarT(ScalarKind::Int));
+  r->outs = {out};
+  f.body.stmts.push_back(r);
+  f.body.results = {varExp(m, out)};
+  m.functions.push_back(f);
+  auto res = interpret(m, "f", {ivec({1, 2, 3, 4})});
+  CHECK(res[0].i == 20);
+  std::ostringstream o;
+  printIR(m, o);
+  CHECK(o.str().find("reduce (i_1 < xs_0.shape(0))") != std::string::npos);
+}
+
+TEST_CASE("dot product: zip comprehension fused into one Reduce") {
+  auto c = compile("export double dot(double[[*]] a, double[[*]] b) = sum([x * y | x <- a | y <- b]);\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  auto r = run2(c, "dot", {dvec({1, 2, 3}), dvec({4, 5, 6})});
+  CHECK(r[0].f == 32.0);
+  auto &body = c.optimized.functions[0].body;
+  CHECK(countKind(body, ir::StmtKind::Map) == 0);
+  CHECK(countKind(body, ir::StmtKind::Reduce) == 1);
+  CHECK(countKind(c.lowered.functions[0].body, ir::StmtKind::Map) == 1);
+  CHECK_THROWS_AS(ir::interpret(c.optimized, "dot", {dvec({1, 2}), dvec({1, 2, 3})}), ir::RuntimeError);
+}
+
+TEST_CASE("Pythagorean triples (n = 30) use expand and match a triple loop") {
+  auto c = compile("export (int,int,int)[[*]] pyth(int n) =\n"
+                   "  [(x, y, z) | x <- [1..<n], y <- [x..<n], z <- [y..<(x+y)], z < n, x*x + y*y == z*z];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  std::vector<int64_t> X, Y, Z;
+  for (int x = 1; x < 30; ++x)
+    for (int y = x; y < 30; ++y)
+      for (int z = y; z < x + y; ++z)
+        if (z < 30 && x * x + y * y == z * z) X.push_back(x), Y.push_back(y), Z.push_back(z);
+  auto r = run2(c, "pyth", {Value::scalarInt(30)});
+  REQUIRE(r.size() == 3);
+  CHECK(r[0].ints() == X);
+  CHECK(r[1].ints() == Y);
+  CHECK(r[2].ints() == Z);
+  CHECK(countKind(c.lowered.functions[0].body, ir::StmtKind::Expand) == 2);
+  CHECK(dump(c.lowered).find("expand (generator") != std::string::npos);
+}
+
+TEST_CASE("regular nested comprehension: a rank-2 Map, no expand") {
+  auto c = compile("export double[[*,*]] mm(double[[*,*]] A, double[[*,*]] B) =\n"
+                   "  [[sum([A[i,k]*B[k,j] | k <- [0..<A.size(1)]]) | j <- [0..<B.size(1)]] | i <- [0..<A.size(0)]];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  auto &body = c.lowered.functions[0].body;
+  CHECK(countKind(body, ir::StmtKind::Expand) == 0);
+  CHECK(topSoacs(body) == 1);
+  CHECK(countKind(body, ir::StmtKind::Loop) == 1);
+  CHECK(dump(c.lowered).find("regular map nest") != std::string::npos);
+  Value A = Value::arrayFloat({1, 2, 3, 4, 5, 6}, {2, 3});
+  Value B = Value::arrayFloat({7, 8, 9, 10, 11, 12}, {3, 2});
+  auto r = run2(c, "mm", {A, B});
+  CHECK(r[0].shape == std::vector<int64_t>{2, 2});
+  CHECK(r[0].floats() == std::vector<double>{58, 64, 139, 154});
+}
+
+TEST_CASE("regular product of two generators: one Map over the product, flattened") {
+  auto c = compile("export int[[*]] f(int n, int m) = [i * 10 + j | i <- [0..<n], j <- [0..<m]];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  CHECK(countKind(c.lowered.functions[0].body, ir::StmtKind::Expand) == 0);
+  auto r = run2(c, "f", {Value::scalarInt(2), Value::scalarInt(3)});
+  CHECK(r[0].ints() == std::vector<int64_t>{0, 1, 2, 10, 11, 12});
+}
+
+TEST_CASE("lines example (Elsman & Larsen §5) uses expand") {
+  auto c = compile(R"(
+type point = (int, int);
+type line = (point, point);
+def int points_in_line(line l) {
+  let ((x1, y1), (x2, y2)) = l;
+  return 1 + max(abs(x2 - x1), abs(y2 - y1));
+}
+def int compare(int v1, int v2) = if v2 > v1 then 1 else if v1 > v2 then -1 else 0;
+def float slope(point p1, point p2) =
+  if p2.0 == p1.0 then (if p2.1 > p1.1 then 1.0f else -1.0f)
+  else float(p2.1 - p1.1) / abs(float(p2.0 - p1.0));
+def point get_point_in_line(line l, int i) {
+  let (p1, p2) = l;
+  return if abs(p1.0 - p2.0) > abs(p1.1 - p2.1)
+    then (p1.0 + compare(p1.0, p2.0) * i, p1.1 + int(round(slope(p1, p2) * float(i))))
+    else (p1.0 + int(round(slope((p1.1, p1.0), (p2.1, p2.0)) * float(i))), p1.1 + i * compare(p1.1, p2.1));
+}
+export point[[*]] points(line[[*]] lines) =
+  [get_point_in_line(l, i) | l <- lines, i <- [0..<points_in_line(l)]];
+)");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  CHECK(countKind(c.lowered.functions[0].body, ir::StmtKind::Expand) == 1);
+  // Lines ((0,0),(3,1)) and ((5,5),(5,2)).
+  auto r = run2(c, "points", {ivec({0, 5}), ivec({0, 5}), ivec({3, 5}), ivec({1, 2})});
+  REQUIRE(r.size() == 2);
+  auto sl = [](int x1, int y1, int x2, int y2) -> float {
+    if (x2 == x1) return y2 > y1 ? 1.0f : -1.0f;
+    return float(y2 - y1) / std::fabs(float(x2 - x1));
+  };
+  auto cmp = [](int a, int b) { return b > a ? 1 : a > b ? -1 : 0; };
+  std::vector<int64_t> ex, ey;
+  int L[2][4] = {{0, 0, 3, 1}, {5, 5, 5, 2}};
+  for (auto &l : L) {
+    int n = 1 + std::max(std::abs(l[2] - l[0]), std::abs(l[3] - l[1]));
+    for (int i = 0; i < n; ++i) {
+      if (std::abs(l[0] - l[2]) > std::abs(l[1] - l[3])) {
+        ex.push_back(l[0] + cmp(l[0], l[2]) * i);
+        ey.push_back(l[1] + int(std::round(sl(l[0], l[1], l[2], l[3]) * float(i))));
+      } else {
+        ex.push_back(l[0] + int(std::round(sl(l[1], l[0], l[3], l[2]) * float(i))));
+        ey.push_back(l[1] + i * cmp(l[1], l[3]));
+      }
+    }
+  }
+  CHECK(r[0].ints() == ex);
+  CHECK(r[1].ints() == ey);
+}
+
+TEST_CASE("CSR sparse matrix-vector multiplication") {
+  auto c = compile(R"(
+export double[[*]] spmv(int[[*]] rowptr, int[[*]] cols, double[[*]] vals, double[[*]] x) =
+  [sum([vals[k] * x[cols[k]] | k <- [rowptr[r]..<rowptr[r+1]]]) | r <- [0..<length(rowptr) - 1]];
+export double[[*]] spmv_flat(int[[*]] rowptr, int[[*]] cols, double[[*]] vals, double[[*]] x) =
+  [vals[k] * x[cols[k]] | r <- [0..<length(rowptr) - 1], k <- [rowptr[r]..<rowptr[r+1]]];
+)");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  std::vector<int64_t> rowptr{0, 2, 3, 5, 6, 9}, cols{0, 2, 1, 0, 3, 2, 1, 3, 4};
+  std::vector<double> vals{1, 2, 3, 4, 5, 6, 7, 8, 9}, x{1, 2, 3, 4, 5};
+  std::vector<double> ref, flat;
+  for (size_t r = 0; r + 1 < rowptr.size(); ++r) {
+    double s = 0;
+    for (int64_t k = rowptr[r]; k < rowptr[r + 1]; ++k) s += vals[k] * x[cols[k]], flat.push_back(vals[k] * x[cols[k]]);
+    ref.push_back(s);
+  }
+  auto r = run2(c, "spmv", {ivec(rowptr), ivec(cols), dvec(vals), dvec(x)});
+  CHECK(r[0].floats() == ref);
+  auto r2 = run2(c, "spmv_flat", {ivec(rowptr), ivec(cols), dvec(vals), dvec(x)});
+  CHECK(r2[0].floats() == flat);
+  CHECK(countKind(c.lowered.functions[1].body, ir::StmtKind::Expand) == 1);
+}
+
+TEST_CASE("generator over a dependent filter: general fallback") {
+  auto c = compile("export int[[*]] f(int[[*]] ys) = [x + y | x <- [0..<3], y <- filter(\\v -> v > x, ys)];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  std::string d = dump(c.lowered);
+  CHECK(d.find("fallback") != std::string::npos);
+  CHECK(countKind(c.lowered.functions[0].body, ir::StmtKind::Write) >= 1);
+  std::vector<int64_t> ys{3, 0, 1, 2, 5}, ref;
+  for (int x = 0; x < 3; ++x)
+    for (auto y : ys)
+      if (y > x) ref.push_back(x + y);
+  auto r = run2(c, "f", {ivec(ys)});
+  CHECK(r[0].ints() == ref);
+}
+
+TEST_CASE("sections and transpose are views with weight arithmetic") {
+  auto c = compile(R"(
+export double[[*,*]] sec(double[[*,*]] A) = transpose(A[1:3, 0:4:2]);
+export double[[*]] col(double[[*,*]] A, int j) = A[:, j];
+export double[[*]] rev(double[[*]] a) = a[a.size(0)-1 : 0 : -1];
+)");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  Value A = Value::arrayFloat({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19}, {4, 5});
+  auto r = run2(c, "sec", {A});
+  CHECK(r[0].shape == std::vector<int64_t>{3, 3});
+  CHECK(r[0].weights == std::vector<int64_t>{2, 5, 5});
+  CHECK(r[0].floats() == std::vector<double>{5, 10, 15, 7, 12, 17, 9, 14, 19});
+  CHECK(countKind(c.optimized.functions[0].body, ir::StmtKind::Map) == 0);
+  auto cl = run2(c, "col", {A, Value::scalarInt(2)});
+  CHECK(cl[0].floats() == std::vector<double>{2, 7, 12, 17});
+  CHECK_THROWS_AS(ir::interpret(c.lowered, "col", {A, Value::scalarInt(5)}), ir::RuntimeError);
+  auto rv = run2(c, "rev", {dvec({1, 2, 3})});
+  CHECK(rv[0].floats() == std::vector<double>{3, 2, 1});
+}
+
+TEST_CASE("aggregate operations check shapes first; with updates copy") {
+  auto c = compile(R"(
+export double[[*,*]] axpy(double s, double[[*,*]] A, double[[*,*]] B) = s * A + B;
+export double[[*,*]] upd(double[[*,*]] A) = A with [0, 1] = 42.0;
+export double[[*,*]] updc(double[[*,*]] A, double[[*]] c) = A with [:, 1] = c;
+export double[[*,*]] z(int m, int n) = new double[[m, n]];
+export int[[*]] lit(int a) = [a, 2, 3];
+)");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  Value A = Value::arrayFloat({1, 2, 3, 4}, {2, 2});
+  auto r = run2(c, "axpy", {Value::scalarFloat(2), A, A});
+  CHECK(r[0].floats() == std::vector<double>{3, 6, 9, 12});
+  try {
+    ir::interpret(c.optimized, "axpy", {Value::scalarFloat(2), A, Value::arrayFloat({1, 2}, {1, 2})});
+    CHECK(false);
+  } catch (const ir::RuntimeError &e) {
+    CHECK(e.code == ir::Check::Shape);
+  }
+  CHECK(run2(c, "upd", {A})[0].floats() == std::vector<double>{1, 42, 3, 4});
+  CHECK(run2(c, "updc", {A, dvec({7, 8})})[0].floats() == std::vector<double>{1, 7, 3, 8});
+  CHECK(A.floats() == std::vector<double>{1, 2, 3, 4});
+  CHECK(run2(c, "z", {Value::scalarInt(2), Value::scalarInt(3)})[0].floats() == std::vector<double>(6, 0.0));
+  CHECK(run2(c, "lit", {Value::scalarInt(9)})[0].ints() == std::vector<int64_t>{9, 2, 3});
+}
+
+TEST_CASE("reductions of comprehensions fuse; maximum of empty raises Empty") {
+  auto c = compile(R"(
+export int cnt(int[[*]] xs) = count(\x -> x > 2, xs);
+export int mx(int[[*]] xs) = maximum([x * 2 | x <- xs]);
+export int sp(int[[*]] xs) = sum([x | x <- xs, x > 1]);
+)");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  CHECK(run2(c, "cnt", {ivec({1, 2, 3, 4})})[0].i == 2);
+  CHECK(run2(c, "mx", {ivec({1, 5, 3})})[0].i == 10);
+  CHECK(run2(c, "sp", {ivec({1, 2, 3})})[0].i == 5);
+  for (auto &f : c.optimized.functions) CHECK(topSoacs(f.body) == 1);
+  try {
+    ir::interpret(c.optimized, "mx", {ivec({})});
+    CHECK(false);
+  } catch (const ir::RuntimeError &e) {
+    CHECK(e.code == ir::Check::Empty);
+  }
+}
+
+TEST_CASE("loops at host level carry arrays; stdlib functions inline") {
+  auto c = compile(R"(
+export double[[*]] iter(double[[*]] a, int n) = loop (x = a) for i < n do [v * 2.0 | v <- x];
+export int w(int n) = loop (k = 1) while k < n do k * 2;
+export double[[*]] mv(double[[*,*]] A, double[[*]] x) = matvec(A, x);
+export int[[*]] sc(int[[*]] xs) = scan((+), 0, xs);
+export (int[[*]], int[[*]]) pt(int[[*]] xs) = partition(\x -> x % 2 == 0, xs);
+)");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  CHECK(run2(c, "iter", {dvec({1, 2}), Value::scalarInt(3)})[0].floats() == std::vector<double>{8, 16});
+  CHECK(run2(c, "w", {Value::scalarInt(100)})[0].i == 128);
+  CHECK(run2(c, "mv", {Value::arrayFloat({1, 2, 3, 4}, {2, 2}), dvec({1, 1})})[0].floats() == std::vector<double>{3, 7});
+  CHECK(run2(c, "sc", {ivec({1, 2, 3})})[0].ints() == std::vector<int64_t>{1, 3, 6});
+  auto p = run2(c, "pt", {ivec({1, 2, 3, 4})});
+  CHECK(p[0].ints() == std::vector<int64_t>{2, 4});
+  CHECK(p[1].ints() == std::vector<int64_t>{1, 3});
+}
+
+TEST_CASE("unsupported or wrong programs give positioned errors, never a crash") {
+  auto c = compile("export int f(int[[*]] xs) = xs[0] + 1;\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  CHECK_THROWS_AS(ir::interpret(c.lowered, "f", {ivec({})}), ir::RuntimeError);
+}
