@@ -1,0 +1,29 @@
+#!/bin/bash
+# Builds runtime + bench standalone on a bare GPU machine with the NVIDIA
+# OpenCL driver and runs the benchmark. Needs .dev/ (see docs/performance.md):
+# the ocl-icd loader + headers .debs and the Boost.Compute header subset.
+# Output: $OUT/bench.txt (main table), $OUT/tune.txt (parameter sweep).
+set -o pipefail
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+for f in .dev/*.deb; do dpkg -x "$f" /tmp/ocl; done
+mkdir -p /tmp/icd
+LIB=$(ls /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 2>/dev/null || find / -xdev -name 'libnvidia-opencl.so*' 2>/dev/null | head -1)
+echo "NVIDIA OpenCL: $LIB"
+echo "$LIB" > /tmp/icd/nvidia.icd
+export OCL_ICD_VENDORS=/tmp/icd LD_LIBRARY_PATH=/tmp/ocl/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH
+/tmp/ocl/usr/bin/clinfo -l || true
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv || true
+cmake -S runtime -B /tmp/b -DCMAKE_BUILD_TYPE=Release -DARRC_RUNTIME_BUILD_BENCH=ON \
+  -DOpenCL_INCLUDE_DIR=/tmp/ocl/usr/include \
+  -DOpenCL_LIBRARY=/tmp/ocl/usr/lib/x86_64-linux-gnu/libOpenCL.so \
+  -DARRC_BOOST_INCLUDE="$PWD/.dev/boost-include" > /tmp/cfg.log 2>&1 || { cat /tmp/cfg.log; exit 1; }
+cmake --build /tmp/b -j16 --target arrc_bench_runtime 2>&1 | tail -3
+export ARRC_CACHE_DIR=/tmp/arrc-cache
+B=/tmp/b/bench/arrc_bench_runtime
+if [ "${TUNE:-1}" = 1 ]; then
+  for cfg in "ARRC_TILE_BYTES=8192" "ARRC_TILE_BYTES=16384" "ARRC_TILE_BYTES=32768" "ARRC_WG=512 ARRC_TILE_BYTES=32768" "ARRC_GROUPS_PER_CU=4" "ARRC_GROUPS_PER_CU=16"; do
+    echo "== $cfg" | tee -a "$OUT/tune.txt"
+    env $cfg timeout 120 $B --sizes 1e8 --reps 10 --ops reduce,scan,compact 2>&1 | grep -E '^\| (reduce|scan|compact|copy)' | tee -a "$OUT/tune.txt"
+  done
+fi
+timeout ${BENCH_TIMEOUT:-420} $B "$@" 2>&1 | tee "$OUT/bench.txt"
