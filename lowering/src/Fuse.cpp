@@ -118,9 +118,13 @@ static bool fuseBlock(ir::Module &m, Block &b, std::map<int, int> &uses, std::se
     if (!spaceOf(C, cs)) continue;
     // All uses of P's outs are reads in C's body at C's own index.
     bool ok = true;
+    // A Filter's consumer may also take its length (the Reduce's n).
+    bool nIsShape = isFilter && C.kind == StmtKind::Reduce && cs.dims[0]->kind == Exp::Shape &&
+                    cs.dims[0]->args[0]->kind == Exp::Var && cs.dims[0]->args[0]->var == P.outs[0];
     for (int o : P.outs) {
       int good = 0;
       readsAtIndex(*cs.body, o, cs.index, good);
+      if (nIsShape && o == P.outs[0]) good++;
       ok = ok && uses[o] == good && good > 0;
     }
     if (!ok) continue;
