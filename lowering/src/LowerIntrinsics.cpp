@@ -528,6 +528,259 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     emit(s);
     return arrayFromVars(arr.type, arrs);
   }
+  if (name == "expand" || name == "expand_reduce") {
+    bool red = name == "expand_reduce";
+    need(red ? 5 : 3);
+    Val sz = args[0], get = args[1], xs = args[red ? 4 : 2];
+    TypeP xt = elemTypeOf(xs.type);
+    if (red) {
+      // One sequential reduction per element (a Map whose body Loops).
+      Val op = args[2], ne = args[3];
+      TypeP et = ne.type;
+      std::vector<ScalarKind> ks;
+      typeLeaves(et, ks);
+      OpFn f = funcOp(*this, op, et, at);
+      return elementwise({xs}, rt, at, [this, sz, get, f, ne, at](const std::vector<Val> &x) {
+        Val n = apply(sz, {x[0]}, at);
+        ScalarKind ik = n.e->type.elem;
+        Val it = mkDelayed(arrc::Type::array(n.type, 1), {toLong(n.e)}, [ik, n](const std::vector<ExpP> &i) {
+          return Val::scalar(convertExp(i[0], ik), n.type);
+        });
+        auto r = foldSeq(it, leaves(ne, at), [&](const std::vector<ExpP> &acc, const Val &j) {
+          return f(acc, leaves(apply(get, {x[0], j}, at), at));
+        }, at);
+        size_t pos = 0;
+        return rebuild(ne.type, r, pos);
+      });
+    }
+    TypeP et = rt && rt->isArray() ? rt->elem : nullptr;
+    if (device) {
+      Val s;
+      s.kind = Val::Seq;
+      s.type = rt;
+      s.fold = [this, sz, get, xs, at](const std::vector<ExpP> &init, const StepFn &step) {
+        return foldSeq(xs, init, [&](const std::vector<ExpP> &acc, const Val &x) {
+          Val n = apply(sz, {x}, at);
+          ScalarKind ik = n.e->type.elem;
+          Val it = mkDelayed(arrc::Type::array(n.type, 1), {toLong(n.e)}, [ik, n](const std::vector<ExpP> &i) {
+            return Val::scalar(convertExp(i[0], ik), n.type);
+          });
+          return foldSeq(it, acc, [&](const std::vector<ExpP> &a, const Val &j) { return step(a, apply(get, {x, j}, at)); }, at);
+        }, at);
+      };
+      return s;
+    }
+    auto x = std::make_shared<Expand>();
+    x->n = extent(xs, 0, at);
+    x->index = newVar("i", L1());
+    x->inner = newVar("j", L1());
+    ExpP iv = varExp(x->index, L1()), jv = varExp(x->inner, L1());
+    ScalarKind ik = ScalarKind::Int;
+    x->size = subBlock(true, [&] {
+      Val n = apply(sz, {elementAt(xs, {iv})}, at);
+      ik = n.e->type.elem;
+      return std::vector<ExpP>{maxL(toLong(n.e), constLong(0))};
+    });
+    Val sample;
+    x->body = subBlock(true, [&] {
+      sample = apply(get, {elementAt(xs, {iv}), Val::scalar(convertExp(jv, ik), arrc::Type::scalarOf(ik))}, at);
+      return leaves(sample, at);
+    });
+    if (!et) et = sample.type;
+    std::vector<ScalarKind> ks;
+    typeLeaves(et, ks);
+    std::vector<ExpP> arrs;
+    for (auto k : ks) {
+      int o = newVar("exp", arrayT(k, 1));
+      x->outs.push_back(o);
+      arrs.push_back(varExp(mod, o));
+    }
+    x->note = "expand";
+    x->span = at;
+    emit(x);
+    (void)xt;
+    return arrayFromVars(rt ? rt : arrc::Type::array(et, 1), arrs);
+  }
+  if (device && (name == "scatter" || name == "hist" || name == "sort" || name == "sort_by" || name == "reduce_by_key" ||
+                 name == "segmented_scan" || name == "segmented_reduce"))
+    error(at, "unsupported: '" + name + "' inside a parallel body");
+  auto zipCheck = [&](const Val &a, const Val &b) {
+    auto ch = std::make_shared<Check>();
+    ch->code = Check::ZipSize;
+    ExpP na = extent(a, 0, at), nb = extent(b, 0, at);
+    ch->cond = binaryExp(BinOp::Eq, na, nb);
+    ch->pos = position(at);
+    ch->values = {na, nb};
+    emit(ch);
+  };
+  if (name == "scatter") {
+    need(3);
+    Val dest = materialize(args[0], at), is = args[1], vs = args[2];
+    zipCheck(is, vs);
+    auto sc = std::make_shared<Scatter>();
+    sc->dests = dest.arrs;
+    sc->n = extent(is, 0, at);
+    sc->index = newVar("i", L1());
+    ExpP iv = varExp(sc->index, L1());
+    sc->body = subBlock(true, [&] {
+      std::vector<ExpP> r{toLong(elementAt(is, {iv}).e)};
+      auto ls = leaves(elementAt(vs, {iv}), at);
+      r.insert(r.end(), ls.begin(), ls.end());
+      return r;
+    });
+    std::vector<ExpP> arrs;
+    for (auto &d : dest.arrs) {
+      int o = newVar("scat", d->type);
+      sc->outs.push_back(o);
+      arrs.push_back(varExp(mod, o));
+    }
+    sc->span = at;
+    emit(sc);
+    return arrayFromVars(dest.type, arrs);
+  }
+  if (name == "hist") {
+    need(5);
+    Val op = args[0], ne = args[1], is = args[3], vs = args[4];
+    ExpP bins = bindScalar("bins", maxL(toLong(scalarOf(*this, args[2], at)), constLong(0)));
+    zipCheck(is, vs);
+    TypeP et = elemTypeOf(vs.type);
+    std::vector<ScalarKind> ks;
+    typeLeaves(et, ks);
+    auto h = std::make_shared<Hist>();
+    h->bins = bins;
+    h->n = extent(is, 0, at);
+    h->index = newVar("i", L1());
+    ExpP iv = varExp(h->index, L1());
+    h->body = subBlock(true, [&] {
+      std::vector<ExpP> r{toLong(elementAt(is, {iv}).e)};
+      auto ls = leaves(elementAt(vs, {iv}), at);
+      r.insert(r.end(), ls.begin(), ls.end());
+      return r;
+    });
+    h->op = makeLambda(*this, ks, funcOp(*this, op, et, at));
+    h->ne = leaves(ne, at);
+    std::vector<ExpP> arrs;
+    for (auto k : ks) {
+      int o = newVar("hist", arrayT(k, 1));
+      h->outs.push_back(o);
+      arrs.push_back(varExp(mod, o));
+    }
+    h->span = at;
+    emit(h);
+    return arrayFromVars(rt ? rt : vs.type, arrs);
+  }
+  auto sortBy = [&](const Val &keys, const Val &vals) {
+    Val k = materialize(keys, at), v = materialize(vals, at);
+    auto s = std::make_shared<Sort>();
+    s->keys = k.arrs.at(0);
+    s->values = v.arrs;
+    int ko = newVar("keys", k.arrs[0]->type);
+    s->outs.push_back(ko);
+    std::vector<ExpP> arrs;
+    for (auto &a : v.arrs) {
+      int o = newVar("sorted", a->type);
+      s->outs.push_back(o);
+      arrs.push_back(varExp(mod, o));
+    }
+    s->span = at;
+    emit(s);
+    return std::make_pair(arrayFromVars(k.type, {varExp(mod, ko)}), arrayFromVars(v.type, arrs));
+  };
+  if (name == "sort") {
+    need(1);
+    Val k = materialize(args[0], at);
+    if (k.arrs.size() != 1) error(at, "sort needs an array of scalars (use sort_by)");
+    auto s = std::make_shared<Sort>();
+    s->keys = k.arrs[0];
+    int o = newVar("sorted", k.arrs[0]->type);
+    s->outs = {o};
+    s->span = at;
+    emit(s);
+    return arrayFromVars(k.type, {varExp(mod, o)});
+  }
+  if (name == "sort_by") {
+    need(2);
+    Val keys = mapVal(args[0], {args[1]}, at, nullptr);
+    return sortBy(keys, args[1]).second;
+  }
+  if (name == "segmented_scan" || name == "segmented_reduce") {
+    need(4);
+    Val op = args[0], ne = args[1], flags = args[2], xs = args[3];
+    zipCheck(flags, xs);
+    TypeP et = elemTypeOf(xs.type);
+    std::vector<ScalarKind> ks;
+    typeLeaves(et, ks);
+    bool scan = name == "segmented_scan";
+    StmtP st;
+    auto fill = [&](auto &x) {
+      x.n = extent(xs, 0, at);
+      x.index = newVar("i", L1());
+      ExpP iv = varExp(x.index, L1());
+      x.body = subBlock(true, [&] {
+        std::vector<ExpP> r{elementAt(flags, {iv}).e};
+        auto ls = leaves(elementAt(xs, {iv}), at);
+        r.insert(r.end(), ls.begin(), ls.end());
+        return r;
+      });
+      x.op = makeLambda(*this, ks, funcOp(*this, op, et, at));
+      x.ne = leaves(ne, at);
+    };
+    if (scan) { auto x = std::make_shared<SegScan>(); fill(*x); st = x; }
+    else { auto x = std::make_shared<SegReduce>(); fill(*x); st = x; }
+    std::vector<ExpP> arrs;
+    for (auto k : ks) {
+      int o = newVar(scan ? "sscan" : "sred", arrayT(k, 1));
+      st->outs.push_back(o);
+      arrs.push_back(varExp(mod, o));
+    }
+    st->span = at;
+    emit(st);
+    return arrayFromVars(rt ? rt : xs.type, arrs);
+  }
+  if (name == "reduce_by_key") {
+    need(4);
+    Val op = args[0], ne = args[1], keys = args[2], vs = args[3];
+    zipCheck(keys, vs);
+    auto sorted = sortBy(keys, vs);
+    ExpP kArr = sorted.first.arrs[0];
+    Val sv = sorted.second;
+    TypeP et = elemTypeOf(vs.type);
+    std::vector<ScalarKind> ks;
+    typeLeaves(et, ks);
+    auto flagAt = [&](const ExpP &iv) {
+      ExpP prev = selectExp(binaryExp(BinOp::Gt, iv, constLong(0)), subL(iv, constLong(1)), constLong(0));
+      return binaryExp(BinOp::Or, binaryExp(BinOp::Eq, iv, constLong(0)),
+                       binaryExp(BinOp::Ne, readExp(kArr, {iv}), readExp(kArr, {prev})));
+    };
+    auto sr = std::make_shared<SegReduce>();
+    sr->n = shapeExp(kArr, 0);
+    sr->index = newVar("i", L1());
+    ExpP iv = varExp(sr->index, L1());
+    sr->body = subBlock(true, [&] {
+      std::vector<ExpP> r{flagAt(iv)};
+      auto ls = leaves(elementAt(sv, {iv}), at);
+      r.insert(r.end(), ls.begin(), ls.end());
+      return r;
+    });
+    sr->op = makeLambda(*this, ks, funcOp(*this, op, et, at));
+    sr->ne = leaves(ne, at);
+    std::vector<ExpP> vals;
+    for (auto k : ks) {
+      int o = newVar("vals", arrayT(k, 1));
+      sr->outs.push_back(o);
+      vals.push_back(varExp(mod, o));
+    }
+    emit(sr);
+    auto f = std::make_shared<Filter>();
+    f->n = shapeExp(kArr, 0);
+    f->index = newVar("i", L1());
+    ExpP fv = varExp(f->index, L1());
+    f->body.results = {flagAt(fv), readExp(kArr, {fv})};
+    int ko = newVar("keys", kArr->type);
+    f->outs = {ko};
+    emit(f);
+    return Val::tuple({arrayFromVars(keys.type, {varExp(mod, ko)}), arrayFromVars(vs.type, vals)}, rt);
+  }
   error(at, "unsupported intrinsic '" + name + "'");
 }
 

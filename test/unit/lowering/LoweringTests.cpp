@@ -347,3 +347,37 @@ TEST_CASE("unsupported or wrong programs give positioned errors, never a crash")
   REQUIRE_MESSAGE(c.ok, c.errors);
   CHECK_THROWS_AS(ir::interpret(c.lowered, "f", {ivec({})}), ir::RuntimeError);
 }
+
+TEST_CASE("intrinsics: expand, scatter, hist, sort, segmented, reduce_by_key, gather, concat") {
+  auto c = compile(R"(
+export int[[*]] ex(int[[*]] xs) = expand(\x -> x, \x i -> x * i, xs);
+export int[[*]] er(int[[*]] xs) = expand_reduce(\x -> x, \x i -> i, (+), 0, xs);
+export int[[*]] sc(int[[*]] d, int[[*]] is, int[[*]] vs) = scatter(d, is, vs);
+export int[[*]] hi(int[[*]] is) = hist((+), 0, 3, is, replicate(length(is), 1));
+export double[[*]] so(double[[*]] xs) = sort(xs);
+export int[[*]] sb(int[[*]] xs) = sort_by(\x -> -x, xs);
+export int[[*]] ss(bool[[*]] f, int[[*]] xs) = segmented_scan((+), 0, f, xs);
+export int[[*]] sr(bool[[*]] f, int[[*]] xs) = segmented_reduce((+), 0, f, xs);
+export (int[[*]], int[[*]]) rk(int[[*]] k, int[[*]] v) = reduce_by_key((+), 0, k, v);
+export int[[*]] ga(int[[*]] xs, int[[*]] is) = gather(xs, is);
+export int[[*]] cc(int[[*]] a, int[[*]] b) = a ++ b;
+export int[[*]] ri(int[[*]] reps) = repl_iota(reps);
+)");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  CHECK(run2(c, "ex", {ivec({2, 3, 1})})[0].ints() == std::vector<int64_t>{0, 2, 0, 3, 6, 0});
+  CHECK(run2(c, "er", {ivec({2, 3, 1})})[0].ints() == std::vector<int64_t>{1, 3, 0});
+  CHECK(run2(c, "sc", {ivec({0, 0, 0}), ivec({2, 7, 0}), ivec({5, 6, 7})})[0].ints() == std::vector<int64_t>{7, 0, 5});
+  CHECK(run2(c, "hi", {ivec({0, 2, 2, 5})})[0].ints() == std::vector<int64_t>{1, 0, 2});
+  CHECK(run2(c, "so", {dvec({3, 1, 2})})[0].floats() == std::vector<double>{1, 2, 3});
+  CHECK(run2(c, "sb", {ivec({3, 1, 2})})[0].ints() == std::vector<int64_t>{3, 2, 1});
+  Value fl = Value::arrayInt({1, 0, 1, 0}, {4}, ScalarKind::Bool);
+  CHECK(run2(c, "ss", {fl, ivec({1, 2, 3, 4})})[0].ints() == std::vector<int64_t>{1, 3, 3, 7});
+  CHECK(run2(c, "sr", {fl, ivec({1, 2, 3, 4})})[0].ints() == std::vector<int64_t>{3, 7});
+  auto rk = run2(c, "rk", {ivec({2, 1, 2}), ivec({5, 6, 7})});
+  CHECK(rk[0].ints() == std::vector<int64_t>{1, 2});
+  CHECK(rk[1].ints() == std::vector<int64_t>{6, 12});
+  CHECK(run2(c, "ga", {ivec({5, 6, 7}), ivec({2, 0})})[0].ints() == std::vector<int64_t>{7, 5});
+  CHECK_THROWS_AS(ir::interpret(c.lowered, "ga", {ivec({5}), ivec({1})}), ir::RuntimeError);
+  CHECK(run2(c, "cc", {ivec({1}), ivec({2, 3})})[0].ints() == std::vector<int64_t>{1, 2, 3});
+  CHECK(run2(c, "ri", {ivec({2, 0, 1})})[0].ints() == std::vector<int64_t>{0, 0, 2});
+}
