@@ -424,14 +424,14 @@ inline int arrc_in_bounds(__global long* err, int pos, long index, long extent, 
 }
 #endif
 
-// Integer division and remainder never trap: x / 0 == 0 and x % 0 == x (so
-// that (x / y) * y + x % y == x still holds); MIN / -1 wraps to MIN, MIN % -1 == 0.
+// Integer division and remainder never trap: x / 0 == 0 and x % 0 == 0 (as
+// the IR interpreter); MIN / -1 wraps to MIN and MIN % -1 == 0.
 #ifndef ARRC_CG_HELPERS
 #define ARRC_CG_HELPERS
 static inline int arrc_div_int(int a, int b) { return b == 0 ? 0 : b == -1 ? (int)(0u - (uint)a) : a / b; }
-static inline int arrc_mod_int(int a, int b) { return b == 0 ? a : b == -1 ? 0 : a % b; }
+static inline int arrc_mod_int(int a, int b) { return b == 0 || b == -1 ? 0 : a % b; }
 static inline long arrc_div_long(long a, long b) { return b == 0 ? 0 : b == -1 ? (long)(0ul - (ulong)a) : a / b; }
-static inline long arrc_mod_long(long a, long b) { return b == 0 ? a : b == -1 ? 0 : a % b; }
+static inline long arrc_mod_long(long a, long b) { return b == 0 || b == -1 ? 0 : a % b; }
 #endif
 )CL";
     s += kernels_;
@@ -520,9 +520,9 @@ template <class T> inline T wshl(T a, T b) {
   return T(U(a) << (U(b) & U(sizeof(T) * 8 - 1)));
 }
 template <class T> inline T ashr(T a, T b) { return T(a >> (b & T(sizeof(T) * 8 - 1))); }
-// x / 0 == 0, x % 0 == x, MIN / -1 == MIN, MIN % -1 == 0 (same on the device).
+// x / 0 == 0, x % 0 == 0, MIN / -1 == MIN, MIN % -1 == 0 (same on the device).
 template <class T> inline T div(T a, T b) { return b == 0 ? T(0) : b == T(-1) ? wneg(a) : T(a / b); }
-template <class T> inline T mod(T a, T b) { return b == 0 ? a : b == T(-1) ? T(0) : T(a % b); }
+template <class T> inline T mod(T a, T b) { return b == 0 || b == T(-1) ? T(0) : T(a % b); }
 template <class T> inline T iabs(T a) { return a < 0 ? wneg(a) : a; }
 // One element of a device array read back to the host (a host-level scalar read).
 template <class T, int D>
@@ -1030,7 +1030,6 @@ inline int64_t read_count(arrc::Context &ctx, const arrc::BufferPtr &buf, int64_
     case StmtKind::View: {
       auto &x = static_cast<const View &>(s);
       int v = x.outs.at(0);
-      const ir::Type &t = typeOf(v);
       if (x.source->kind != Exp::Var) fail("View of a non-variable");
       std::vector<std::string> sh, w;
       for (auto &e : x.shape) sh.push_back(exp(e, false));
@@ -1922,4 +1921,8 @@ std::string emitHeader(const ir::Module &module) {
   return g.header();
 }
 
+} // namespace arrc
+
+namespace arrc {
+std::string cppTypeOf(const TypeP &type) { return cppOf(type); }
 } // namespace arrc

@@ -16,3 +16,10 @@ std::string emitOpenCL(const ir::Module &module);
 std::string emitHeader(const ir::Module &module);
 
 } // namespace arrc
+
+namespace arrc {
+// The C++ type of a source type in generated signatures (LANGUAGE.md §8):
+// "arrc::Array<double, 2>", "std::tuple<int32_t, double>", an array of tuples
+// as a std::tuple of arrays. Used by `arrc run` to write its harness.
+std::string cppTypeOf(const TypeP &type);
+} // namespace arrc
