@@ -7,6 +7,7 @@
 #include "arrc/Frontend.h"
 #include "arrc/Source.h"
 #include "arrc/TypeCheck.h"
+#include "arrc/Lowering.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -127,10 +128,20 @@ int compileCommand(const CompileOptions &o) {
     return diag.hasErrors() ? 1 : 0;
   }
   // Stage 3: lowering (lowering/): lowerProgram(...), its passes.
-  if (o.emit == Emit::Lowered)
-    return notAvailable("--emit=lowered");
-  if (o.emit == Emit::Ir)
-    return notAvailable("--emit=ir");
+  if (o.emit == Emit::Lowered || o.emit == Emit::Ir) {
+    ir::Module irm;
+    if (!lowerProgram(prog, sm, diag, irm))
+      return 1;
+    if (o.emit == Emit::Ir)
+      optimize(irm);
+    Output out(o.output);
+    if (out.failed()) {
+      std::cerr << "arrc: error: cannot write '" << o.output << "'\n";
+      return 1;
+    }
+    printIR(irm, out.stream());
+    return diag.hasErrors() ? 1 : 0;
+  }
   // Stage 4: code generation (codegen/).
   if (o.emit == Emit::OpenCL)
     return notAvailable("--emit=opencl");
