@@ -152,7 +152,11 @@ private:
   std::set<std::string> warned_;
 
   // ---------------------------------------------------------------- reporting
+  int fnErrors_ = 0;      // errors reported so far (for the unused-name warnings)
+  int fnErrorsAtStart_ = 0;
+
   void error(const Span &span, const std::string &msg, std::vector<Note> notes = {}) {
+    ++fnErrors_;
     if (capture_) {
       capture_->push_back({span, msg, std::move(notes)});
       return;
@@ -226,7 +230,8 @@ private:
   TypeP binaryType(BinOp op, TypeP lt, TypeP rt, const Span &span, const Expr *lhs,
                    const Expr *rhs);
   TypeP checkCall(ExprP &e, const TypeP &expected);
-  bool checkArgs(Call &c, const std::vector<TypeP> &params, const std::string &fname);
+  bool checkArgs(Call &c, const std::vector<TypeP> &params, const std::string &fname,
+                 bool lastFirst = false);
   TypeP callFunction(Call &c, VarRef &v, FunDecl *fn);
   TypeP callIntrinsic(Call &c, VarRef &v, const IntrinsicInfo &info);
   TypeP specialIntrinsic(const std::string &name, const std::vector<TypeP> &args,
@@ -629,7 +634,7 @@ TypeP Checker::resolveTypeExpr(const TypeP &t, int module,
 void Checker::popTo(size_t m) {
   for (size_t i = scope_.size(); i-- > m;) {
     auto &b = scope_[i];
-    if (!b.used && !b.name.empty() && b.name[0] != '_')
+    if (!b.used && !b.name.empty() && b.name[0] != '_' && fnErrors_ == fnErrorsAtStart_)
       warn(b.span, std::string(b.isParam ? "unused parameter " : "unused variable ") + q(b.name) +
                        " (prefix it with '_' to silence this)");
   }
@@ -722,6 +727,8 @@ void Checker::declare() {
 
 void Checker::checkBody(FunDecl &fn, const Sig &sig) {
   scope_.clear();
+  int savedStart = fnErrorsAtStart_;
+  fnErrorsAtStart_ = fnErrors_;
   for (size_t i = 0; i < fn.params.size(); ++i)
     bindName(fn.params[i].name, sig.params[i], fn.params[i].span, true);
   for (auto &b : scope_)
@@ -740,6 +747,7 @@ void Checker::checkBody(FunDecl &fn, const Sig &sig) {
   }
   bool reported = false;
   zonkTree(fn.body, reported);
+  fnErrorsAtStart_ = savedStart;
 }
 
 void Checker::zonkPattern(Pattern &p) {
@@ -1490,6 +1498,11 @@ TypeP Checker::binaryType(BinOp op, TypeP lt, TypeP rt, const Span &span, const 
     ScalarKind to = numericRank(a) < numericRank(b) ? b : a;
     std::string msg = std::string(verb) + " " + qt(le) + " and " + qt(re) +
                       "; convert explicitly, e.g. " + toString(to) + "(" + exprHint(conv) + ")";
+    if (conv && conv->kind == ExprKind::IntLit && to != ScalarKind::Bool) {
+      std::string v = exprHint(conv);
+      msg = std::string(verb) + " " + qt(le) + " and " + qt(re) + "; write the literal as " +
+            (to == ScalarKind::Long ? v + "L" : to == ScalarKind::Double ? v + ".0" : v + ".0f");
+    }
     error(span, msg);
     return Type::error();
   };
@@ -1585,7 +1598,12 @@ TypeP Checker::checkConvert(Convert &c) {
   return t->kind == Type::Array ? Type::array(to, t->rank) : to;
 }
 
-bool Checker::checkArgs(Call &c, const std::vector<TypeP> &params, const std::string &fname) {
+// Non-function arguments are checked first (they fix the type variables),
+// then function arguments (lambdas get their parameter types from them).
+// Intrinsics check their arguments last to first: the array argument decides
+// the element type, so a wrong neutral element is the one reported.
+bool Checker::checkArgs(Call &c, const std::vector<TypeP> &params, const std::string &fname,
+                        bool lastFirst) {
   if (c.args.size() != params.size()) {
     error(c.span, q(fname) + " takes " + plural(params.size(), "argument") + " but " +
                       std::to_string(c.args.size()) + (c.args.size() == 1 ? " was" : " were") +
@@ -1594,7 +1612,8 @@ bool Checker::checkArgs(Call &c, const std::vector<TypeP> &params, const std::st
   }
   bool ok = true;
   for (int pass = 0; pass < 2; ++pass) {
-    for (size_t i = 0; i < params.size(); ++i) {
+    for (size_t k = 0; k < params.size(); ++k) {
+      size_t i = lastFirst ? params.size() - 1 - k : k;
       TypeP p = zonk(params[i]);
       bool isFun = p && p->kind == Type::Func;
       if (isFun != (pass == 1))
@@ -1611,8 +1630,16 @@ bool Checker::checkArgs(Call &c, const std::vector<TypeP> &params, const std::st
         TypeP pz = zonk(p), tz = zonk(t);
         if (pz->kind == Type::Array && tz->kind == Type::Array && pz->rank < tz->rank)
           extra = " (a rank-" + std::to_string(pz->rank) + " array)";
+        std::string hint;
+        if (c.args[i]->kind == ExprKind::IntLit && pz->isFloating())
+          hint = pz->isScalar(ScalarKind::Double) ? "; write a double literal, e.g. 0.0"
+                                                  : "; write a float literal, e.g. 0.0f";
+        else if (c.args[i]->kind == ExprKind::IntLit && pz->isScalar(ScalarKind::Long))
+          hint = "; write a long literal, e.g. 0L";
+        else if (pz->isScalar() && tz->isScalar())
+          hint = "; convert explicitly, e.g. " + toString(pz) + "(...)";
         error(c.args[i]->span, ordinalArg(i) + " of " + q(fname) + " has type " + qt(tz) +
-                                   " but " + describe(pz) + extra + " was expected");
+                                   " but " + describe(pz) + extra + " was expected" + hint);
         ok = false;
       }
     }
@@ -1747,7 +1774,7 @@ TypeP Checker::callIntrinsic(Call &c, VarRef &v, const IntrinsicInfo &info) {
   }
   std::map<char, TypeP> vars;
   TypeP sig = parseSig(info.signature, vars, info.rowPoly);
-  if (!checkArgs(c, sig->elems, info.name)) {
+  if (!checkArgs(c, sig->elems, info.name, true)) {
     v.type = Type::error();
     return Type::error();
   }
