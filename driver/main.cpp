@@ -16,9 +16,12 @@ using namespace arrc::driver;
 namespace {
 
 void addCommonOptions(CLI::App &app, CompileOptions &o, std::vector<std::string> &warnings) {
-  app.add_option("-I", o.includeDirs, "Add DIR to the import search path")->type_name("DIR");
+  app.add_option("-I", o.includeDirs, "Add DIR to the import search path")
+      ->type_name("DIR")
+      ->allow_extra_args(false);
   app.add_option("-W", warnings, "-Werror: treat warnings as errors")
       ->type_name("error")
+      ->allow_extra_args(false)
       ->check(CLI::IsMember({"error"}));
   app.add_flag("--no-stdlib", [&o](int64_t) { o.loadStdlib = false; },
                "Do not load the standard library");
@@ -57,8 +60,18 @@ int main(int argc, char **argv) {
       ->type_name("ARG");
   addCommonOptions(*runCmd, run.compile, runWarnings);
 
+  // CLI11 splits a value written as "[a,b]" into a list; an Arr array literal
+  // must stay one argument, so give such values a trailing space (the Arr
+  // literal parser of `arrc run` skips it).
+  std::vector<std::string> argStore(argv, argv + argc);
+  for (auto &a : argStore)
+    if (a.size() >= 2 && a.front() == '[' && a.back() == ']')
+      a += ' ';
+  std::vector<char *> argvFixed;
+  for (auto &a : argStore)
+    argvFixed.push_back(a.data());
   try {
-    app.parse(argc, argv);
+    app.parse(argc, argvFixed.data());
   } catch (const CLI::ParseError &e) {
     int status = app.exit(e);
     return status == 0 ? 0 : 2;

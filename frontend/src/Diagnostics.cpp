@@ -1,5 +1,6 @@
 #include "arrc/Diagnostics.h"
 
+#include <algorithm>
 #include <ostream>
 
 namespace arrc {
@@ -40,13 +41,34 @@ void Diagnostics::report(Severity severity, const Span &span, const std::string 
   size_t start = 0;
   if (text.size() > 200 && col > 80)
     start = col - 80;
-  std::string shown = text.substr(start, 200);
-  std::string caret;
-  for (size_t i = start; i < col && i - start < shown.size(); ++i)
-    caret += (text[i] == '\t') ? '\t' : ' ';
-  for (char &c : shown) // keep the terminal clean on binary input
-    if (static_cast<unsigned char>(c) < 0x20 && c != '\t')
-      c = '?';
+  while (start > 0 && start < text.size() && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80)
+    --start; // do not cut a UTF-8 sequence
+  size_t stop = std::min(text.size(), start + 200);
+  // Show valid UTF-8 as is (one caret column per code point), control
+  // characters and invalid bytes as '?', so binary input keeps the terminal clean.
+  std::string shown, caret;
+  for (size_t i = start; i < stop;) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    size_t len = 1;
+    bool valid = true;
+    if (c >= 0x80) {
+      len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+      valid = len >= 2 && c >= 0xC2 && c <= 0xF4 && i + len <= text.size();
+      for (size_t k = 1; valid && k < len; ++k)
+        valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+      if (!valid)
+        len = 1;
+    }
+    if (i < col)
+      caret += c == '\t' ? '\t' : ' ';
+    if (c >= 0x80 && valid)
+      shown.append(text, i, len);
+    else if (c == '\t' || (c >= 0x20 && c < 0x7f))
+      shown += static_cast<char>(c);
+    else
+      shown += '?';
+    i += len;
+  }
   out_ << shown << "\n" << caret << "^\n";
 }
 

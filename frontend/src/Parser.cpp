@@ -844,7 +844,6 @@ bool checkTokens(std::vector<std::unique_ptr<Token>> &tokens, const std::string 
   kept.reserve(tokens.size());
   int depth = 0, prefixRun = 0;
   bool ok = true;
-  size_t lastType = Token::EOF;
   for (auto &t : tokens) {
     size_t type = t->getType();
     Span s = tokenSpan(file, t.get());
@@ -895,8 +894,8 @@ bool checkTokens(std::vector<std::unique_ptr<Token>> &tokens, const std::string 
       break;
     }
     if (t->getChannel() == Token::DEFAULT_CHANNEL) {
-      bool prefix = type == ArrLexer::BANG || type == ArrLexer::TILDE ||
-                    (type == ArrLexer::MINUS && isContinuationToken(lastType));
+      // Consecutive - ! ~ tokens can only be prefix operators (after the first).
+      bool prefix = type == ArrLexer::BANG || type == ArrLexer::TILDE || type == ArrLexer::MINUS;
       prefixRun = prefix ? prefixRun + 1 : 0;
       if (prefixRun > kMaxPrefixRun && ok) {
         ++errors;
@@ -904,7 +903,6 @@ bool checkTokens(std::vector<std::unique_ptr<Token>> &tokens, const std::string 
                           " prefix operators in a row");
         ok = false;
       }
-      lastType = type;
     }
     kept.push_back(std::move(t));
   }
@@ -935,7 +933,15 @@ bool parseImpl(SourceManager &sources, Diagnostics &diag, int file, Module &out)
   ErrorListener lexListener(diag, file);
   lexer.removeErrorListeners();
   lexer.addErrorListener(&lexListener);
-  std::vector<std::unique_ptr<Token>> tokens = lexer.getAllTokens();
+  // All tokens, the EOF token included (the list token source needs one).
+  std::vector<std::unique_ptr<Token>> tokens;
+  for (;;) {
+    std::unique_ptr<Token> t = lexer.nextToken();
+    bool eof = t->getType() == Token::EOF;
+    tokens.push_back(std::move(t));
+    if (eof)
+      break;
+  }
   errors += lexListener.count;
   if (!checkTokens(tokens, original, diag, file, errors))
     return false;

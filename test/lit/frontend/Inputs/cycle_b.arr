@@ -1,0 +1,3 @@
+// part of err_cycle.arr
+import "cycle_a";
+def int b() = 2;

@@ -1,0 +1,1 @@
+def int helper_one() = 1;

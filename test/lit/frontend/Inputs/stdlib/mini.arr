@@ -1,0 +1,1 @@
+def int lib_twice(int x) = 2 * x;

@@ -1,0 +1,2 @@
+import "inc/helper";
+def int uses() = helper_one();
