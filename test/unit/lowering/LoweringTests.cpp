@@ -381,3 +381,53 @@ export int[[*]] ri(int[[*]] reps) = repl_iota(reps);
   CHECK(run2(c, "cc", {ivec({1}), ivec({2, 3})})[0].ints() == std::vector<int64_t>{1, 2, 3});
   CHECK(run2(c, "ri", {ivec({2, 0, 1})})[0].ints() == std::vector<int64_t>{0, 0, 2});
 }
+
+TEST_CASE("edge cases: irregular nesting check, rows, tuple patterns, zip branches, device folds") {
+  auto c = compile(R"(
+export int[[*,*]] irr2(int[[*]] xs) = [[x | x <- xs, x > i] | i <- [0..<3]];
+export double[[*]] rows(double[[*,*]] A) = [sum(r) | r <- A];
+export (int, int)[[*]] tp(int n) = [(a, b) | (a, b) <- zip(iota(n), iota(n)), a > 1];
+export int[[*]] zz(int n) = [a + b | a <- [0..<n], let c = a * 2, c > 2 | b <- [0..<n], b < 100];
+export int[[*]] lw(int[[*]] xs) = loop (a = xs) for i < 3 do a with [i] = i;
+export int[[*]] nd(int[[*]] xs) = [length([y | y <- xs, y < x]) | x <- xs];
+export int[[*]] dep(int[[*]] xs) = [y | x <- xs, y <- [x..<x+2], let z = y * 2, z > 0];
+export int[[*]] secgen(int[[*]] xs) = [y | i <- [0..<2], y <- xs[i:length(xs)-1]];
+export int[[*]] rot(int[[*]] xs) = rotate(1, xs);
+export int am(double[[*]] xs) = argmax(xs);
+export int[[*]] fl(int[[*,*]] A) = flatten(A);
+export int[[*]] segi(bool[[*]] f) = segm_iota(f);
+export bool an(int[[*]] xs) = any(\x -> x > 3, xs) && all(\x -> x > 0, xs);
+)");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  // irr2: inner sizes 3, 2, 1 for xs = [1, 2, 3] -> Irregular; all equal for [5, 6].
+  try {
+    ir::interpret(c.lowered, "irr2", {ivec({1, 2, 3})});
+    CHECK(false);
+  } catch (const ir::RuntimeError &e) {
+    CHECK(e.code == ir::Check::Irregular);
+  }
+  auto r = run2(c, "irr2", {ivec({5, 6})});
+  CHECK(r[0].shape == std::vector<int64_t>{3, 2});
+  CHECK(r[0].ints() == std::vector<int64_t>{5, 6, 5, 6, 5, 6});
+  CHECK(run2(c, "rows", {Value::arrayFloat({1, 2, 3, 4}, {2, 2})})[0].floats() == std::vector<double>{3, 7});
+  auto t = run2(c, "tp", {Value::scalarInt(4)});
+  CHECK(t[0].ints() == std::vector<int64_t>{2, 3});
+  CHECK(t[1].ints() == std::vector<int64_t>{2, 3});
+  try {
+    ir::interpret(c.lowered, "zz", {Value::scalarInt(3)});
+    CHECK(false); // branch 1 has 1 element (a = 2), branch 2 has 3
+  } catch (const ir::RuntimeError &e) {
+    CHECK(e.code == ir::Check::ZipSize);
+  }
+  CHECK(run2(c, "lw", {ivec({9, 9, 9, 9})})[0].ints() == std::vector<int64_t>{0, 1, 2, 9});
+  CHECK(run2(c, "nd", {ivec({3, 1, 2})})[0].ints() == std::vector<int64_t>{2, 0, 1});
+  CHECK(run2(c, "dep", {ivec({-1, 4})})[0].ints() == std::vector<int64_t>{4, 5});
+  CHECK(run2(c, "secgen", {ivec({1, 2, 3})})[0].ints() == std::vector<int64_t>{1, 2, 3, 2, 3});
+  CHECK(run2(c, "rot", {ivec({1, 2, 3})})[0].ints() == std::vector<int64_t>{2, 3, 1});
+  CHECK(run2(c, "am", {dvec({1, 5, 2, 5})})[0].i == 1);
+  CHECK(run2(c, "fl", {Value::arrayInt({1, 2, 3, 4}, {2, 2})})[0].ints() == std::vector<int64_t>{1, 2, 3, 4});
+  CHECK(run2(c, "segi", {Value::arrayInt({1, 0, 0, 1, 0}, {5}, ScalarKind::Bool)})[0].ints() ==
+        std::vector<int64_t>{0, 1, 2, 0, 1});
+  CHECK(run2(c, "an", {ivec({1, 4})})[0].i == 1);
+  CHECK(run2(c, "an", {ivec({1, 2})})[0].i == 0);
+}
