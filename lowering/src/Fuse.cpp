@@ -114,6 +114,32 @@ static bool fuseBlock(ir::Module &m, Block &b, std::map<int, int> &uses, std::se
     }
     if (ci < 0) continue;
     Stmt &C = *b.stmts[ci];
+    if (isMap && C.kind == StmtKind::Expand) {
+      // map-expand: the producer's body goes into both the size and the body block.
+      auto &pm = static_cast<Map &>(P);
+      auto &ce = static_cast<Expand &>(C);
+      if (!sameDims(pm.dims, {ce.n})) continue;
+      bool okE = true;
+      for (int o : P.outs) {
+        int good = 0;
+        readsAtIndex(ce.size, o, {ce.index}, good);
+        readsAtIndex(ce.body, o, {ce.index}, good);
+        okE = okE && uses[o] == good && good > 0;
+      }
+      if (!okE) continue;
+      for (Block *blk : {&ce.size, &ce.body}) {
+        std::map<int, ExpP> sub;
+        sub[pm.index[0]] = varExp(m, ce.index);
+        Block pb = cloneFresh(m, pm.body, sub);
+        std::map<int, ExpP> repl;
+        for (size_t k = 0; k < P.outs.size(); ++k) repl[P.outs[k]] = pb.results[k];
+        replaceReads(*blk, repl);
+        blk->stmts.insert(blk->stmts.begin(), pb.stmts.begin(), pb.stmts.end());
+      }
+      if (!P.note.empty()) C.note += "; fused with " + P.note;
+      b.stmts.erase(b.stmts.begin() + pi);
+      return true;
+    }
     Space cs;
     if (!spaceOf(C, cs)) continue;
     // All uses of P's outs are reads in C's body at C's own index.
