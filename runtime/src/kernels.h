@@ -23,24 +23,39 @@ inline $S arrc_wg_scan_$N($S x, __local $S* sh) {
 }
 // Decoupled look-back (single pass chained scan). Tiles take ids in launch
 // order from an atomic counter, so every tile a tile waits for has started.
-// flags: 0 = not ready, 1 = aggregate ready, 2 = inclusive prefix ready.
+// Each tile publishes its aggregate (aggs) and later its inclusive prefix
+// (incs) as 32-bit words, each stored as one 64-bit word (1 << 32 | word)
+// with an atomic exchange; readers read words with atomics and wait until
+// every word carries the tag. No cross-work-group fence is needed (OpenCL
+// 1.2 mem_fence is not guaranteed to order globally across work-groups).
+// The buffers must be zeroed before the launch.
+#define ARRC_WORDS_$N ((int)((sizeof($S) + 3) / 4))
+typedef union { $S s; uint w[(sizeof($S) + 3) / 4]; } arrc_words_$N;
+inline void arrc_publish_$N(__global ulong* buf, int t, $S v) {
+  arrc_words_$N u;
+  u.s = v;
+  for (int i = 0; i < ARRC_WORDS_$N; ++i)
+    atom_xchg(&buf[(long)t * ARRC_WORDS_$N + i], (1ul << 32) | (ulong)u.w[i]);
+}
+inline $S arrc_fetch_$N(__global ulong* buf, int t) {
+  arrc_words_$N u;
+  for (int i = 0; i < ARRC_WORDS_$N; ++i) {
+    ulong x;
+    do { x = atom_add(&buf[(long)t * ARRC_WORDS_$N + i], 0ul); } while ((x >> 32) == 0);
+    u.w[i] = (uint)x;
+  }
+  return u.s;
+}
 // Returns the exclusive prefix of tile t in every work-item.
-inline $S arrc_lookback_$N(int t, $S total, __global volatile int* flags,
-                           __global $S* aggs, __global $S* incs,
+inline $S arrc_lookback_$N(int t, $S total, __global ulong* aggs, __global ulong* incs,
                            __local $S* lv, __local int* lf, __local int* lctl, __local $S* lex) {
   int lid = get_local_id(0);
   if (t == 0) {
-    if (lid == 0) {
-      incs[0] = total;
-      mem_fence(CLK_GLOBAL_MEM_FENCE);
-      atomic_xchg(&flags[0], 2);
-    }
+    if (lid == 0) arrc_publish_$N(incs, 0, total);
     return $NE;
   }
   if (lid == 0) {
-    aggs[t] = total;
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
-    atomic_xchg(&flags[t], 1);
+    arrc_publish_$N(aggs, t, total);
     *lctl = t - 1;
     *lex = $NE;
   }
@@ -51,9 +66,11 @@ inline $S arrc_lookback_$N(int t, $S total, __global volatile int* flags,
       int k = k0 - lid;
       int f = 2;
       if (k >= 0) {
-        do { f = flags[k]; } while (f == 0);
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
-        lv[lid] = f == 2 ? ((__global volatile $S*)incs)[k] : ((__global volatile $S*)aggs)[k];
+        for (;;) {
+          if ((atom_add(&incs[(long)k * ARRC_WORDS_$N], 0ul) >> 32) != 0) { f = 2; break; }
+          if ((atom_add(&aggs[(long)k * ARRC_WORDS_$N], 0ul) >> 32) != 0) { f = 1; break; }
+        }
+        lv[lid] = arrc_fetch_$N(f == 2 ? incs : aggs, k);
       }
       lf[lid] = f;
     }
@@ -67,11 +84,7 @@ inline $S arrc_lookback_$N(int t, $S total, __global volatile int* flags,
       }
       *lex = ex;
       *lctl = stop ? -1 : k0 - ARRC_LB;
-      if (stop) {
-        incs[t] = $OP(ex, total);
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
-        atomic_xchg(&flags[t], 2);
-      }
+      if (stop) arrc_publish_$N(incs, t, $OP(ex, total));
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (*lctl < 0) break;
@@ -86,7 +99,7 @@ inline const char* kScan = R"CLC(
 #define TILE (WG * VT)
 #define LPAD(i) ((i) + ((i) >> 5))
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void arrc_scan(long n, int inclusive, __global int* ctl, __global ST* aggs, __global ST* incs ARRC_PARAMS) {
+void arrc_scan(long n, int inclusive, __global int* ctl, __global ulong* aggs, __global ulong* incs ARRC_PARAMS) {
   __local ST tile[LPAD(TILE) + 1];
   __local ST sums[WG];
   __local ST lv[ARRC_LB];
@@ -113,7 +126,7 @@ void arrc_scan(long n, int inclusive, __global int* ctl, __global ST* aggs, __gl
   }
   arrc_wg_scan_s(acc, sums);
   ST total = sums[WG - 1];
-  ST prefix = arrc_lookback_s(t, total, (__global volatile int*)(ctl + 1), aggs, incs, lv, lf, &lctl, &lex);
+  ST prefix = arrc_lookback_s(t, total, aggs, incs, lv, lf, &lctl, &lex);
   ST run = lid > 0 ? arrc_sop(prefix, sums[lid - 1]) : prefix;
   for (int j = 0; j < cnt; ++j) {
     ST x = tile[LPAD(lid * VT + j)];
@@ -206,7 +219,7 @@ inline const char* kCompact = R"CLC(
 #define TILE (WG * VT)
 #define LPAD(i) ((i) + ((i) >> 5))
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void arrc_compact(long n, __global int* ctl, __global CT* aggs, __global CT* incs,
+void arrc_compact(long n, __global int* ctl, __global ulong* aggs, __global ulong* incs,
                   __global T* out, long out_off, __global long* count_out ARRC_PARAMS) {
   __local T tile[LPAD(TILE) + 1];
   __local CT sums[WG];
@@ -239,7 +252,7 @@ void arrc_compact(long n, __global int* ctl, __global CT* aggs, __global CT* inc
   }
   CT incl = arrc_wg_scan_c(c, sums);
   CT total = sums[WG - 1];
-  CT prefix = arrc_lookback_c(t, total, (__global volatile int*)(ctl + 1), aggs, incs, lv, lf, &lctl, &lex);
+  CT prefix = arrc_lookback_c(t, total, aggs, incs, lv, lf, &lctl, &lex);
   CT pos = incl - c;
   for (int j = 0; j < VT; ++j)
     if (mask & (1u << j)) { tile[LPAD(pos)] = vals[j]; pos++; }

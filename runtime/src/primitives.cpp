@@ -123,10 +123,9 @@ std::string assemble(Context& ctx, const ElemType& t, const Operator* op, const 
                   " does not support double precision (cl_khr_fp64)");
     s += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   }
-  if (int64_atomics) {
-    s += "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n";
-    s += "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n";
-  }
+  (void)int64_atomics;
+  s += "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n";
+  s += "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n";
   s += kernel_prelude();
   s += t.prelude;
   s += "\n#define T " + t.name + "\n";
@@ -191,12 +190,17 @@ std::string cfg_defines(int wg, int vt) {
 struct ScanTemps {
   BufferPtr ctl, aggs, incs;
 };
+// Tile counter + tagged-word publication buffers (see kWgHelpers), zeroed.
 ScanTemps scan_temps(Context& ctx, int64_t ntiles, size_t elem) {
   ScanTemps t;
-  t.ctl = ctx.alloc((ntiles + 1) * sizeof(int32_t));
-  t.aggs = ctx.alloc(ntiles * elem);
-  t.incs = ctx.alloc(ntiles * elem);
-  ctx.fill_zero(t.ctl->mem(), 0, (ntiles + 1) * sizeof(int32_t));
+  size_t words = (elem + 3) / 4;
+  size_t bytes = static_cast<size_t>(ntiles) * words * sizeof(uint64_t);
+  t.ctl = ctx.alloc(sizeof(int32_t));
+  t.aggs = ctx.alloc(bytes);
+  t.incs = ctx.alloc(bytes);
+  ctx.fill_zero(t.ctl->mem(), 0, sizeof(int32_t));
+  ctx.fill_zero(t.aggs->mem(), 0, bytes);
+  ctx.fill_zero(t.incs->mem(), 0, bytes);
   return t;
 }
 
