@@ -21,7 +21,7 @@ cmake --build /tmp/b -j16 --target arrc_bench_runtime 2>&1 | tail -3
 export ARRC_CACHE_DIR=/tmp/arrc-cache
 B=/tmp/b/bench/arrc_bench_runtime
 if [ "${TUNE:-1}" = 1 ]; then
-  for cfg in ${TUNE_CFGS:-"ARRC_TILE_BYTES=8192" "ARRC_TILE_BYTES=16384" "ARRC_TILE_BYTES=32768" "ARRC_WG=512 ARRC_TILE_BYTES=32768" "ARRC_WG=128 ARRC_TILE_BYTES=8192"}; do
+  for cfg in "ARRC_TILE_BYTES=8192" "ARRC_TILE_BYTES=16384" "ARRC_TILE_BYTES=32768" "ARRC_WG=512 ARRC_TILE_BYTES=32768" "ARRC_WG=128 ARRC_TILE_BYTES=8192"; do
     echo "== $cfg" | tee -a "$OUT/tune.txt"
     env $cfg timeout 120 $B --sizes 1e8 --reps 10 --ops reduce,scan,compact 2>&1 | grep -E '^\| (reduce|scan|compact|copy)' | tee -a "$OUT/tune.txt"
   done
