@@ -656,7 +656,7 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
           }, false);
           return std::vector<ExpP>{};
         });
-        fill->note = sp.where + ": " + note + " (irregular inner, checked)";
+        fill->note = sp.where + ": nested map, inner size checked at run time (fill)";
         Lw.emit(fill);
         return Lw.arrayFromVars(resultType, arrs);
       }
@@ -683,7 +683,7 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
       m->outs.push_back(o);
       arrs.push_back(varExp(Lw.mod, o));
     }
-    m->note = sp.where + ": " + note + (dependent ? " (inner size checked at run time)" : "");
+    m->note = sp.where + ": " + (dependent ? std::string("nested map, inner size checked at run time") : note);
     m->span = sp.at;
     Lw.emit(m);
     if (outer > 1) {
