@@ -431,3 +431,46 @@ export bool an(int[[*]] xs) = any(\x -> x > 3, xs) && all(\x -> x > 0, xs);
   CHECK(run2(c, "an", {ivec({1, 4})})[0].i == 1);
   CHECK(run2(c, "an", {ivec({1, 2})})[0].i == 0);
 }
+
+TEST_CASE("odd corners: empty literal, arrays in if, loops and reductions in heads, nested tuples") {
+  auto c = compile(R"(
+export int[[*]] e1() = [];
+export double[[*]] e2(bool b, double[[*]] a) = if b then a else [x * 2.0 | x <- a];
+export double[[*]] e3(double[[*]] a) = [if x > 0.0 then sum(a) else x | x <- a];
+export double[[*]] e4(double[[*]] a) = [loop (s = 0.0) for i < 3 do s + x | x <- a];
+export ((int, double), bool)[[*]] e6(int n) = [((i, double(i)), i > 2) | i <- [0..<n]];
+export int e7(((int, double), bool)[[*]] xs) = sum([p.0.0 | p <- xs, p.1]);
+export int[[*]] e8(int[[*]] a) = [x | x <- a[2:0:-1]];
+export double e9(double[[*,*]] A) = sum([A[i, j] | i <- [0..<A.size(0)], j <- [0..<A.size(1)], i != j]);
+export int[[*]] e10(int n) = [x | (x, _y) <- zip(iota(n), [0..<n])];
+export int[[*]] e11(int[[*]] a) = [a[i] | i <- [0..<10]];
+export int e12(int[[*]] a) = reduce(\x y -> x + y, 0, a);
+export int[[*]] e13(int[[*]] a) = [sum([x | x <- [0..<i]]) | i <- a];
+export int[[*]] e14(int[[*]] a) = [x | i <- a, x <- [0..<i], x % 2 == 0];
+)");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  CHECK(run2(c, "e1", {})[0].count() == 0);
+  CHECK(run2(c, "e2", {Value::boolean(true), dvec({1, 2})})[0].floats() == std::vector<double>{1, 2});
+  CHECK(run2(c, "e2", {Value::boolean(false), dvec({1, 2})})[0].floats() == std::vector<double>{2, 4});
+  CHECK(run2(c, "e3", {dvec({1, -2})})[0].floats() == std::vector<double>{-1, -2});
+  CHECK(run2(c, "e4", {dvec({1, 2})})[0].floats() == std::vector<double>{3, 6});
+  auto t = run2(c, "e6", {Value::scalarInt(4)});
+  REQUIRE(t.size() == 3);
+  CHECK(t[0].ints() == std::vector<int64_t>{0, 1, 2, 3});
+  CHECK(t[1].floats() == std::vector<double>{0, 1, 2, 3});
+  CHECK(t[2].ints() == std::vector<int64_t>{0, 0, 0, 1});
+  CHECK(run2(c, "e7", {ivec({1, 2, 3}), dvec({0, 0, 0}), Value::arrayInt({1, 0, 1}, {3}, ScalarKind::Bool)})[0].i == 4);
+  CHECK(run2(c, "e8", {ivec({1, 2, 3, 4})})[0].ints() == std::vector<int64_t>{3, 2, 1});
+  CHECK(run2(c, "e9", {Value::arrayFloat({1, 2, 3, 4}, {2, 2})})[0].f == 5.0);
+  CHECK(run2(c, "e10", {Value::scalarInt(3)})[0].ints() == std::vector<int64_t>{0, 1, 2});
+  try {
+    ir::interpret(c.optimized, "e11", {ivec({1})});
+    CHECK(false);
+  } catch (const ir::RuntimeError &e) {
+    CHECK(e.code == ir::Check::Bounds);
+    CHECK(std::string(e.what()).find(":11:") != std::string::npos);
+  }
+  CHECK(run2(c, "e12", {ivec({1, 2, 3})})[0].i == 6);
+  CHECK(run2(c, "e13", {ivec({0, 3})})[0].ints() == std::vector<int64_t>{0, 3});
+  CHECK(run2(c, "e14", {ivec({3, 2})})[0].ints() == std::vector<int64_t>{0, 2, 0});
+}
