@@ -474,3 +474,38 @@ export int[[*]] e14(int[[*]] a) = [x | i <- a, x <- [0..<i], x % 2 == 0];
   CHECK(run2(c, "e13", {ivec({0, 3})})[0].ints() == std::vector<int64_t>{0, 3});
   CHECK(run2(c, "e14", {ivec({3, 2})})[0].ints() == std::vector<int64_t>{0, 2, 0});
 }
+
+TEST_CASE("Size/Fetch: which generators get a regular nest, an expand, or the fallback") {
+  struct Case { const char *src; const char *scheme; };
+  Case cases[] = {
+      {"export int[[*]] f(int n, int[[*]] ys) = [x + y | x <- [0..<n], y <- ys];", "regular map nest"},
+      {"export int[[*]] f(int n) = [x + y | x <- [0..<n], y <- iota(n)];", "regular map nest"},
+      {"export int[[*]] f(int n) = [x + y | x <- [0..<n], y <- map(\\k -> k * x, iota(n))];", "regular map nest"},
+      {"export int[[*]] f(int n) = [x + y | x <- [0..<n], y <- [0..<x]];", "expand"},
+      {"export int[[*]] f(int n) = [x + y | x <- [0..<n], y <- iota(x)];", "expand"},
+      {"export int[[*]] f(int n) = [x + y | x <- [0..<n], y <- map(\\k -> k * 2, [x..<n])];", "expand"},
+      {"export int[[*]] f(int n) = [x + y | x <- [0..<n], y <- [k * 2 | k <- [0..<x]]];", "expand"},
+      {"export int[[*]] f(int[[*]] a) = [y | i <- [0..<length(a)], y <- a[i:length(a)-1]];", "expand"},
+      {"export int[[*]] f(int n) = [y.0 + y.1 | x <- [0..<n], y <- zip(iota(x), [1..x])];", "expand"},
+      {"export int[[*]] f(int n) = [y | x <- [0..<n], y <- let m = x + 1 in iota(m)];", "expand"},
+      {"export int[[*]] f(int n, int[[*]] ys) = [y | x <- [0..<n], y <- filter(\\v -> v > x, ys)];", "fallback"},
+      {"export int[[*]] f(int n, int[[*]] ys) = [y | x <- [0..<n], y <- [v | v <- ys, v < x]];", "fallback"},
+  };
+  for (auto &cs : cases) {
+    CAPTURE(cs.src);
+    auto c = compile(std::string(cs.src) + "\n");
+    REQUIRE_MESSAGE(c.ok, c.errors);
+    std::string d = dump(c.lowered);
+    CHECK(d.find(cs.scheme) != std::string::npos);
+    int expands = countKind(c.lowered.functions[0].body, ir::StmtKind::Expand);
+    CHECK(expands == (std::string(cs.scheme) == "expand" ? 1 : 0));
+    if (std::string(cs.scheme) != "fallback") CHECK(d.find("fallback") == std::string::npos);
+  }
+  // And the results agree with a direct loop.
+  auto c = compile("export int[[*]] f(int n) = [x * 10 + y | x <- [0..<n], y <- map(\\k -> k * 2, [x..<n])];\n");
+  REQUIRE(c.ok);
+  std::vector<int64_t> ref;
+  for (int x = 0; x < 4; ++x)
+    for (int k = x; k < 4; ++k) ref.push_back(x * 10 + k * 2);
+  CHECK(run2(c, "f", {Value::scalarInt(4)})[0].ints() == ref);
+}
