@@ -152,7 +152,7 @@ int main(int argc, char **argv) {
       << (i < f.paramNames.size() ? f.paramNames[i] : "") << "): \" << e.what() << \"\\n\";\n"
       << "      return 2;\n    }\n";
   }
-  o << "    auto result = " << m.name << "::" << f.name << "(ctx";
+  o << "    auto result = " << cppIdentifier(m.name) << "::" << cppIdentifier(f.name) << "(ctx";
   for (size_t i = 0; i < n; ++i) o << ", a" << i;
   o << ");\n    " << printer(f.resultType, "result");
   o << "    std::cout << '\\n';\n";

@@ -350,6 +350,25 @@ std::string sanitize(const std::string &name) {
   return r;
 }
 
+// A parameter or namespace name that is safe in C++ (not a keyword, not `ctx`).
+std::string cppIdent(const std::string &name) {
+  static const std::set<std::string> reserved = {
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
+      "case", "catch", "char", "char16_t", "char32_t", "class", "compl", "const", "constexpr",
+      "const_cast", "continue", "decltype", "default", "delete", "do", "double", "dynamic_cast",
+      "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
+      "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+      "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
+      "reinterpret_cast", "return", "short", "signed", "sizeof", "static", "static_assert",
+      "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true", "try",
+      "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
+      "wchar_t", "while", "xor", "xor_eq", "ctx", "std", "arrc", "detail", "int32_t", "int64_t",
+      "uint8_t", "size_t", "main"};
+  std::string r = sanitize(name);
+  if (reserved.count(r) || r.compare(0, 2, "__") == 0) r += "_arg";
+  return r;
+}
+
 std::string where(const Stmt &s) {
   std::string r;
   if (s.span.begin.line > 0)
@@ -449,7 +468,7 @@ static inline long arrc_mod_long(long a, long b) { return b == 0 || b == -1 ? 0 
          "<cmath>\n#include <cstdint>\n#include <limits>\n#include <string>\n#include "
          "<tuple>\n#include <type_traits>\n\n";
     h += helpers();
-    h += "namespace " + sanitize(m_.name) + " {\nnamespace detail {\n\n";
+    h += "namespace " + cppIdent(m_.name) + " {\nnamespace detail {\n\n";
     h += "// Source positions for runtime errors (bounds, shapes, zip sizes).\n";
     h += "inline const char *const positions[] = {\n";
     for (auto &p : m_.positions) h += "    " + quote(p) + ",\n";
@@ -476,7 +495,7 @@ static inline long arrc_mod_long(long a, long b) { return b == 0 || b == -1 ? 0 
     h += "inline void check(arrc::Context &ctx) { ctx.check_errors(positions, num_positions); }\n\n";
     h += "} // namespace detail\n\n";
     h += functions_;
-    h += "} // namespace " + sanitize(m_.name) + "\n\n#endif // " + guard + "\n";
+    h += "} // namespace " + cppIdent(m_.name) + "\n\n#endif // " + guard + "\n";
     return h;
   }
 
@@ -1875,18 +1894,18 @@ inline int64_t read_count(arrc::Context &ctx, const arrc::BufferPtr &buf, int64_
     host_ = &c;
     std::vector<std::string> params;
     for (size_t i = 0; i < f.paramTypes.size(); ++i) {
-      std::string pn = i < f.paramNames.size() ? sanitize(f.paramNames[i]) : "p" + std::to_string(i);
+      std::string pn = i < f.paramNames.size() ? cppIdent(f.paramNames[i]) : "p" + std::to_string(i);
       params.push_back("const " + cppOf(f.paramTypes[i]) + " &" + pn);
     }
     std::string ret = cppOf(f.resultType);
     c.line("// export " + f.name + (f.span.begin.line > 0 ? " (line " + std::to_string(f.span.begin.line) + ")" : ""));
     std::vector<std::string> allParams = {"arrc::Context &ctx"};
     allParams.insert(allParams.end(), params.begin(), params.end());
-    c.line("inline " + ret + " " + sanitize(f.name) + "(" + join(allParams) + ") {");
+    c.line("inline " + ret + " " + cppIdent(f.name) + "(" + join(allParams) + ") {");
     c.ind++;
     c.line("(void)ctx;");
     for (size_t i = 0; i < f.paramTypes.size(); ++i) {
-      std::string pn = i < f.paramNames.size() ? sanitize(f.paramNames[i]) : "p" + std::to_string(i);
+      std::string pn = i < f.paramNames.size() ? cppIdent(f.paramNames[i]) : "p" + std::to_string(i);
       std::vector<std::string> leaves;
       flattenAccess(f.paramTypes[i], pn, leaves);
       const auto &vars = f.paramVars.at(i);
@@ -1925,4 +1944,5 @@ std::string emitHeader(const ir::Module &module) {
 
 namespace arrc {
 std::string cppTypeOf(const TypeP &type) { return cppOf(type); }
+std::string cppIdentifier(const std::string &name) { return cppIdent(name); }
 } // namespace arrc

@@ -22,4 +22,7 @@ namespace arrc {
 // "arrc::Array<double, 2>", "std::tuple<int32_t, double>", an array of tuples
 // as a std::tuple of arrays. Used by `arrc run` to write its harness.
 std::string cppTypeOf(const TypeP &type);
+// The C++ spelling of a module (namespace) or export (function) name in the
+// header: the name itself unless it is a C++ keyword or clashes ("_arg" added).
+std::string cppIdentifier(const std::string &name);
 } // namespace arrc

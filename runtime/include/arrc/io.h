@@ -26,6 +26,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <algorithm>
 #include <limits>
 #include <ostream>
 #include <string>
@@ -364,29 +366,42 @@ inline const Node& tuple_elem(const Node& n, size_t k, size_t i) {
 }
 
 // ---------------------------------------------------------------- printing
+namespace detail_io {
+// The fewest significant digits that read back to the same value; plain
+// decimal notation for exponents -5..16 (-5..8 for floats), else scientific; always a '.' or 'e'.
+inline std::string shortest(double v, int max_digits, bool as_float) {
+  char buf[64];
+  int p = 1;
+  for (; p <= max_digits; ++p) {
+    std::snprintf(buf, sizeof buf, "%.*e", p - 1, v);
+    if (as_float ? std::strtof(buf, nullptr) == static_cast<float>(v) : std::strtod(buf, nullptr) == v)
+      break;
+  }
+  if (p > max_digits) p = max_digits;
+  std::snprintf(buf, sizeof buf, "%.*e", p - 1, v);
+  int e = std::atoi(std::strchr(buf, 'e') + 1);
+  std::string s;
+  if (e >= -5 && e < max_digits) {
+    std::snprintf(buf, sizeof buf, "%.*f", std::max(0, p - 1 - e), v);
+    s = buf;
+  } else {
+    std::snprintf(buf, sizeof buf, "%.*g", p, v);
+    s = buf;
+  }
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+}  // namespace detail_io
+
 inline std::string format_double(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
-  char buf[64];
-  for (int p = 1; p <= 17; ++p) {
-    std::snprintf(buf, sizeof buf, "%.*g", p, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  std::string s = buf;
-  if (s.find_first_of(".e") == std::string::npos) s += ".0";
-  return s;
+  return detail_io::shortest(v, 17, false);
 }
 inline std::string format_float(float v) {
   if (std::isnan(v)) return "nanf";
   if (std::isinf(v)) return v < 0 ? "-inff" : "inff";
-  char buf[64];
-  for (int p = 1; p <= 9; ++p) {
-    std::snprintf(buf, sizeof buf, "%.*g", p, static_cast<double>(v));
-    if (std::strtof(buf, nullptr) == v) break;
-  }
-  std::string s = buf;
-  if (s.find_first_of(".e") == std::string::npos) s += ".0";
-  return s + "f";
+  return detail_io::shortest(static_cast<double>(v), 9, true) + "f";
 }
 
 template <class T>
