@@ -19,6 +19,18 @@ static bool sweep(Block &b, const std::set<int> &used) {
       changed = true;
       continue;
     }
+    if (s->kind == StmtKind::Map && s->outs.size() > 1) {
+      auto &mp = static_cast<Map &>(*s);
+      std::vector<int> outs;
+      std::vector<ExpP> res;
+      for (size_t k = 0; k < s->outs.size(); ++k)
+        if (used.count(s->outs[k])) outs.push_back(s->outs[k]), res.push_back(mp.body.results[k]);
+      if (!outs.empty() && outs.size() != s->outs.size()) {
+        s->outs = outs;
+        mp.body.results = res;
+        changed = true;
+      }
+    }
     forEachBlock(*s, [&](Block &in) { changed = sweep(in, used) || changed; });
     keep.push_back(s);
   }

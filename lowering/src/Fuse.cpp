@@ -91,18 +91,39 @@ static void replaceReads(Block &b, const std::map<int, ExpP> &repl) {
   });
 }
 
+// True if n is the length of array `out`: Shape(out, 0), or a Let-bound
+// variable of that value used only here (letUses = uses of `out` by such Lets).
+static bool isLengthOf(const ExpP &n, int out, const Block &b, std::map<int, int> &uses, int &letUses) {
+  auto isShape = [&](const ExpP &e) {
+    return e->kind == Exp::Shape && e->axis == 0 && e->args[0]->kind == Exp::Var && e->args[0]->var == out;
+  };
+  letUses = 0;
+  if (isShape(n)) return true;
+  if (n->kind != Exp::Var || uses[n->var] != 1) return false;
+  for (auto &st : b.stmts)
+    if (st->kind == StmtKind::Let && st->outs[0] == n->var && isShape(static_cast<const Let &>(*st).value)) {
+      letUses = 1;
+      return true;
+    }
+  return false;
+}
+
 static bool fuseBlock(ir::Module &m, Block &b, std::map<int, int> &uses, std::set<int> &resultVars) {
   for (size_t pi = 0; pi < b.stmts.size(); ++pi) {
     Stmt &P = *b.stmts[pi];
     bool isMap = P.kind == StmtKind::Map && !P.outs.empty();
     bool isFilter = P.kind == StmtKind::Filter;
-    if (!isMap && !isFilter) continue;
+    if (!isMap && !isFilter && P.kind != StmtKind::Expand) continue;
     bool anyResult = false;
     for (int o : P.outs) anyResult = anyResult || resultVars.count(o);
     if (anyResult) continue;
     // Find the single consumer.
     int ci = -1;
     for (size_t j = pi + 1; j < b.stmts.size(); ++j) {
+      if (b.stmts[j]->kind == StmtKind::Let) {
+        auto &lv = static_cast<const Let &>(*b.stmts[j]).value;
+        if (lv->kind == Exp::Shape && lv->args[0]->kind == Exp::Var && lv->args[0]->var == P.outs[0]) continue;
+      }
       std::map<int, int> c;
       countStmt(*b.stmts[j], c);
       bool usesP = false;
@@ -114,6 +135,74 @@ static bool fuseBlock(ir::Module &m, Block &b, std::map<int, int> &uses, std::se
     }
     if (ci < 0) continue;
     Stmt &C = *b.stmts[ci];
+    if (P.kind == StmtKind::Expand && C.kind == StmtKind::Reduce) {
+      // expand-reduce: per outer element, a sequential fold of its inner
+      // elements (no intermediate array), then the parallel Reduce.
+      auto &pe = static_cast<Expand &>(P);
+      auto &cr = static_cast<Reduce &>(C);
+      int letUses = 0;
+      if (!isLengthOf(cr.n, P.outs[0], b, uses, letUses)) continue;
+      bool okR = true;
+      int goodAll = 0;
+      for (int o : P.outs) {
+        int good = 0;
+        readsAtIndex(cr.body, o, {cr.index}, good);
+        goodAll += good;
+        okR = okR && uses[o] == good + (o == P.outs[0] ? 1 : 0);
+      }
+      std::map<int, int> cc;
+      countBlock(cr.body, cc);
+      if (!okR || cc[cr.index] != goodAll) continue;
+      int ni = m.newVar("i", scalarT(ScalarKind::Long));
+      int nj = m.newVar("j", scalarT(ScalarKind::Long));
+      std::map<int, ExpP> s1{{pe.index, varExp(m, ni)}};
+      Block sz = cloneFresh(m, pe.size, s1);
+      auto loop = std::make_shared<ir::Loop>();
+      loop->form = ir::Loop::For;
+      loop->count = sz.results[0];
+      loop->index = nj;
+      loop->init = cr.ne;
+      std::vector<ExpP> accs;
+      for (auto &e : cr.ne) {
+        int pv = m.newVar("acc", e->type);
+        loop->params.push_back(pv);
+        accs.push_back(varExp(m, pv));
+      }
+      std::map<int, ExpP> s2{{pe.index, varExp(m, ni)}, {pe.inner, varExp(m, nj)}};
+      Block eb = cloneFresh(m, pe.body, s2);
+      std::map<int, ExpP> repl;
+      for (size_t k = 0; k < P.outs.size(); ++k) repl[P.outs[k]] = eb.results[k];
+      std::map<int, ExpP> s3;
+      Block elem = cloneFresh(m, cr.body, s3);
+      replaceReads(elem, repl);
+      std::map<int, ExpP> s4;
+      size_t K = cr.ne.size();
+      for (size_t k = 0; k < K; ++k) {
+        s4[cr.op.params[k]] = accs[k];
+        s4[cr.op.params[K + k]] = elem.results[k];
+      }
+      Block opb = cloneFresh(m, cr.op.body, s4);
+      Block lb;
+      lb.stmts = eb.stmts;
+      lb.stmts.insert(lb.stmts.end(), elem.stmts.begin(), elem.stmts.end());
+      lb.stmts.insert(lb.stmts.end(), opb.stmts.begin(), opb.stmts.end());
+      lb.results = opb.results;
+      loop->body = lb;
+      Block nb;
+      nb.stmts = sz.stmts;
+      for (auto &e : cr.ne) {
+        int o = m.newVar("part", e->type);
+        loop->outs.push_back(o);
+        nb.results.push_back(varExp(m, o));
+      }
+      nb.stmts.push_back(loop);
+      cr.body = nb;
+      cr.index = ni;
+      cr.n = pe.n;
+      C.note = (C.note.empty() ? std::string("reduce") : C.note) + "; fused with " + P.note + " (inner elements folded sequentially)";
+      b.stmts.erase(b.stmts.begin() + pi);
+      return true;
+    }
     if (isMap && C.kind == StmtKind::Expand) {
       // map-expand: the producer's body goes into both the size and the body block.
       auto &pm = static_cast<Map &>(P);
@@ -124,7 +213,13 @@ static bool fuseBlock(ir::Module &m, Block &b, std::map<int, int> &uses, std::se
         int good = 0;
         readsAtIndex(ce.size, o, {ce.index}, good);
         readsAtIndex(ce.body, o, {ce.index}, good);
-        okE = okE && uses[o] == good && good > 0;
+        okE = okE && uses[o] == good;
+      }
+      okE = okE && uses[P.outs[0]] + 0 >= 0;
+      {
+        int anyE = 0;
+        for (int o : P.outs) { int g = 0; readsAtIndex(ce.size, o, {ce.index}, g); readsAtIndex(ce.body, o, {ce.index}, g); anyE += g; }
+        okE = okE && anyE > 0;
       }
       if (!okE) continue;
       for (Block *blk : {&ce.size, &ce.body}) {
@@ -145,18 +240,28 @@ static bool fuseBlock(ir::Module &m, Block &b, std::map<int, int> &uses, std::se
     // All uses of P's outs are reads in C's body at C's own index.
     bool ok = true;
     // A Filter's consumer may also take its length (the Reduce's n).
-    bool nIsShape = isFilter && C.kind == StmtKind::Reduce && cs.dims[0]->kind == Exp::Shape &&
-                    cs.dims[0]->args[0]->kind == Exp::Var && cs.dims[0]->args[0]->var == P.outs[0];
+    int letUses = 0;
+    bool nIsShape = isFilter && C.kind == StmtKind::Reduce && isLengthOf(cs.dims[0], P.outs[0], b, uses, letUses);
+    int anyGood = 0;
     for (int o : P.outs) {
       int good = 0;
       readsAtIndex(*cs.body, o, cs.index, good);
+      anyGood += good;
       if (nIsShape && o == P.outs[0]) good++;
-      ok = ok && uses[o] == good && good > 0;
+      ok = ok && uses[o] == good;
     }
+    ok = ok && anyGood > 0;
     if (!ok) continue;
     if (isMap) {
       auto &pm = static_cast<Map &>(P);
-      if (!sameDims(pm.dims, cs.dims)) continue;
+      auto resolve = [&](std::vector<ExpP> ds) {
+        for (auto &d : ds)
+          if (d->kind == Exp::Var)
+            for (auto &st : b.stmts)
+              if (st->kind == StmtKind::Let && st->outs[0] == d->var) d = static_cast<const Let &>(*st).value;
+        return ds;
+      };
+      if (!sameDims(pm.dims, cs.dims) && !sameDims(resolve(pm.dims), resolve(cs.dims))) continue;
       std::map<int, ExpP> sub;
       for (size_t k = 0; k < pm.index.size(); ++k) sub[pm.index[k]] = varExp(m, cs.index[k]);
       Block pb = cloneFresh(m, pm.body, sub);
@@ -171,10 +276,9 @@ static bool fuseBlock(ir::Module &m, Block &b, std::map<int, int> &uses, std::se
       return true;
     }
     // Filter -> Reduce.
-    if (C.kind != StmtKind::Reduce) continue;
+    if (C.kind != StmtKind::Reduce || !nIsShape) continue;
     auto &pf = static_cast<Filter &>(P);
     auto &cr = static_cast<Reduce &>(C);
-    if (!(cr.n->kind == Exp::Shape && cr.n->args[0]->kind == Exp::Var && cr.n->args[0]->var == P.outs[0])) continue;
     // C's index may be used only in the reads of P.
     std::map<int, int> cc;
     countBlock(cr.body, cc);

@@ -33,3 +33,13 @@ export int[[*]] mapscan(int[[*]] a) = scan((+), 0, [x * x | x <- a]);
 // CHECK-NOT: = map (
 // CHECK: = scan (
 // CHECK-NEXT: x_{{[0-9]+}}: int = a_{{[0-9]+}}[
+export int tri(int n) = sum([x * y | x <- [0..<n], y <- [0..<x]]);
+// LOW-LABEL: export tri(
+// LOW: = expand (
+// LOW: = reduce (
+// CHECK-LABEL: export tri(
+// CHECK-NOT: = expand (
+// CHECK: (inner elements folded sequentially)
+// CHECK-NEXT: red_{{[0-9]+}}: int = reduce (
+// CHECK: loop (acc_{{[0-9]+}}: int = 0) for j_{{[0-9]+}} <
+// CHECK-NOT: = expand (

@@ -509,3 +509,19 @@ TEST_CASE("Size/Fetch: which generators get a regular nest, an expand, or the fa
     for (int k = x; k < 4; ++k) ref.push_back(x * 10 + k * 2);
   CHECK(run2(c, "f", {Value::scalarInt(4)})[0].ints() == ref);
 }
+
+TEST_CASE("expand-reduce fusion: a sum of an irregular comprehension keeps no array") {
+  auto c = compile("export int tri(int n) = sum([x * y | x <- [0..<n], y <- [0..<x]]);\n"
+                   "export int pc(int n) = count(\\t -> t.0 > 1, [(x, y) | x <- [0..<n], y <- [0..<x]]);\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  int ref = 0, cnt = 0;
+  for (int x = 0; x < 7; ++x)
+    for (int y = 0; y < x; ++y) ref += x * y, cnt += x > 1;
+  CHECK(run2(c, "tri", {Value::scalarInt(7)})[0].i == ref);
+  CHECK(run2(c, "pc", {Value::scalarInt(7)})[0].i == cnt);
+  CHECK(countKind(c.lowered.functions[0].body, ir::StmtKind::Expand) == 1);
+  for (auto &f : c.optimized.functions) {
+    CHECK(countKind(f.body, ir::StmtKind::Expand) == 0);
+    CHECK(topSoacs(f.body) == 1);
+  }
+}
