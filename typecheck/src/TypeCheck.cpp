@@ -150,6 +150,8 @@ private:
   std::map<const FunDecl *, std::vector<Edge>> edges_;
   std::vector<FunDecl *> checked_; // monomorphic functions and instances, in order
   std::set<std::string> warned_;
+  std::set<std::pair<const FunDecl *, std::string>> unknownReported_; // once per function
+  std::set<std::pair<const FunDecl *, std::string>> failedAt_;        // generic, inner position
 
   // ---------------------------------------------------------------- reporting
   int fnErrors_ = 0;      // errors reported so far (for the unused-name warnings)
@@ -868,7 +870,14 @@ FunDecl *Checker::instantiate(FunDecl *generic, const std::vector<TypeP> &typeAr
 
   if (!errors.empty() || rec.failed) {
     rec.failed = true;
-    if (!errors.empty()) {
+    std::string where;
+    if (!errors.empty())
+      where = std::to_string(errors.front().span.file) + ":" +
+              std::to_string(errors.front().span.begin.line) + ":" +
+              std::to_string(errors.front().span.begin.col);
+    if (!errors.empty() && !failedAt_.insert({generic, where}).second) {
+      ++fnErrors_; // the same spot failed for another instantiation: one root cause
+    } else if (!errors.empty()) {
       std::string with;
       for (size_t i = 0; i < generic->typeParams.size() && i < typeArgs.size(); ++i)
         with += (i ? ", " : "") + generic->typeParams[i] + " = " + toString(typeArgs[i]);
@@ -1316,7 +1325,10 @@ TypeP Checker::checkVar(VarRef &v, const TypeP &expected, bool funcOk) {
   FunDecl *fn = findFunction(curModule_, v.name, &intr);
   if (fn || intr)
     return functionValue(v, fn, intr, expected, funcOk);
-  error(v.span, "unknown name " + q(v.name));
+  if (unknownReported_.insert({curFn_, v.name}).second)
+    error(v.span, "unknown name " + q(v.name));
+  else
+    ++fnErrors_;
   return Type::error();
 }
 
@@ -1690,7 +1702,10 @@ TypeP Checker::checkCall(ExprP &ep, const TypeP &expected) {
       return callFunction(c, v, fn);
     if (intr)
       return callIntrinsic(c, v, *intr);
-    error(v.span, "unknown function " + q(v.name));
+    if (unknownReported_.insert({curFn_, v.name}).second)
+      error(v.span, "unknown function " + q(v.name));
+    else
+      ++fnErrors_;
     v.type = Type::error();
     return Type::error();
   }
