@@ -69,7 +69,9 @@ std::string helpers(const std::string& S, const std::string& OP, const std::stri
 }
 
 struct Config {
-  int wg = 256;
+  int wg = 256;       // reduce, radix sort, histogram
+  int scan_wg = 256;  // chained scan / compaction
+  size_t tile_bytes = 16384;
   int vt4 = 16;  // items per work-item for 4-byte scan elements
   size_t groups = 0;
 };
@@ -79,23 +81,30 @@ int env_int(const char* name, int dflt) {
   return (v && *v) ? std::atoi(v) : dflt;
 }
 
-// Tuning knobs (environment, for benchmarking): ARRC_WG (work-group size,
-// power of two), ARRC_TILE_BYTES (bytes of local tile per work-group in
-// scan/compaction), ARRC_GROUPS_PER_CU (reduce/histogram groups per CU).
+// Tuning knobs (environment, for benchmarking): ARRC_WG (scan/compaction
+// work-group size, power of two), ARRC_TILE_BYTES (bytes of local tile per
+// work-group in scan/compaction), ARRC_GROUPS_PER_CU (reduce/histogram
+// groups per CU). Defaults: GPUs 512 / 32 KiB (best on the H100, see
+// docs/performance.md), CPUs 256 / 16 KiB.
 Config config(Context& ctx) {
-  static const int wg_env = env_int("ARRC_WG", 256);
+  static const int wg_env = env_int("ARRC_WG", 0);
+  static const int tile_env = env_int("ARRC_TILE_BYTES", 0);
   static const int gpc_env = env_int("ARRC_GROUPS_PER_CU", 0);
   Config c;
   size_t m = ctx.max_work_group_size();
-  c.wg = wg_env;
   while (static_cast<size_t>(c.wg) > m) c.wg /= 2;
+  c.scan_wg = wg_env > 0 ? wg_env : (ctx.is_gpu() ? 512 : 256);
+  while (static_cast<size_t>(c.scan_wg) > m) c.scan_wg /= 2;
+  c.tile_bytes = tile_env > 0 ? static_cast<size_t>(tile_env) : (ctx.is_gpu() ? 32768 : 16384);
+  // keep the tile well inside local memory (other __local arrays need room)
+  while (c.tile_bytes > 1024 && c.tile_bytes + 4096 > ctx.local_mem_bytes()) c.tile_bytes /= 2;
   c.groups = ctx.compute_units() * (gpc_env > 0 ? gpc_env : (ctx.is_gpu() ? 8 : 4));
   return c;
 }
 
+// Items per work-item of the scan/compaction tile (power of two, 1..16).
 int items_per_thread(const Config& c, size_t elem_size) {
-  static const size_t budget = static_cast<size_t>(env_int("ARRC_TILE_BYTES", 16384));
-  size_t vt = budget / (static_cast<size_t>(c.wg) * std::max<size_t>(elem_size, 1));
+  size_t vt = c.tile_bytes / (static_cast<size_t>(c.scan_wg) * std::max<size_t>(elem_size, 1));
   vt = std::clamp<size_t>(vt, 1, 16);
   // power of two
   size_t p = 1;
@@ -212,9 +221,9 @@ void run_scan(Context& ctx, const ElemType& t, const Operator* op, const Fused& 
   Config c = config(ctx);
   int vt = items_per_thread(c, st_size);
   std::string body = adapter + helpers("ST", sop, sne, "s") + detail::kScan;
-  std::string src = assemble(ctx, t, op, in, cfg_defines(c.wg, vt), body);
+  std::string src = assemble(ctx, t, op, in, cfg_defines(c.scan_wg, vt), body);
   cl_kernel k = ctx.kernel(src, "", "arrc_scan");
-  int64_t tile = static_cast<int64_t>(c.wg) * vt;
+  int64_t tile = static_cast<int64_t>(c.scan_wg) * vt;
   int64_t ntiles = (n + tile - 1) / tile;
   if (ntiles >= INT_MAX) throw Error("scan: input too large");
   ScanTemps tmp = scan_temps(ctx, ntiles, st_size);
@@ -226,7 +235,7 @@ void run_scan(Context& ctx, const ElemType& t, const Operator* op, const Fused& 
       .mem(tmp.aggs->mem())
       .mem(tmp.incs->mem())
       .extra(in)
-      .run(static_cast<size_t>(ntiles) * c.wg, c.wg);
+      .run(static_cast<size_t>(ntiles) * c.scan_wg, c.scan_wg);
 }
 
 Fused with_default_store(const ElemType& t, const Fused& in, cl_mem out, int64_t out_offset,
@@ -306,12 +315,12 @@ int64_t compact(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_
   int vt = std::min(items_per_thread(c, t.size), 16);
   bool big = n >= INT_MAX;
   std::string ct = big ? "long" : "int";
-  std::string defs = cfg_defines(c.wg, vt) + "#define CT " + ct + "\n";
+  std::string defs = cfg_defines(c.scan_wg, vt) + "#define CT " + ct + "\n";
   std::string body = "inline CT arrc_cadd(CT a, CT b) { return a + b; }\n" +
                      helpers("CT", "arrc_cadd", "(CT)0", "c") + detail::kCompact;
   std::string src = assemble(ctx, t, nullptr, in, defs, body);
   cl_kernel k = ctx.kernel(src, "", "arrc_compact");
-  int64_t tile = static_cast<int64_t>(c.wg) * vt;
+  int64_t tile = static_cast<int64_t>(c.scan_wg) * vt;
   int64_t ntiles = (n + tile - 1) / tile;
   ScanTemps tmp = scan_temps(ctx, ntiles, big ? 8 : 4);
   Launch(ctx, k)
@@ -323,7 +332,7 @@ int64_t compact(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_
       .val<cl_long>(out_offset)
       .mem(count_out)
       .extra(in)
-      .run(static_cast<size_t>(ntiles) * c.wg, c.wg);
+      .run(static_cast<size_t>(ntiles) * c.scan_wg, c.scan_wg);
   int64_t count = 0;
   ctx.read(count_out, 0, sizeof count, &count);
   return count;
@@ -666,10 +675,10 @@ inline long arrc_ladd(long a, long b) { return a + b; }
   int vt = items_per_thread(c, 8);
   std::string body = std::string(adapter) + helpers("ST", "arrc_sop", "ARRC_SNE", "s") +
                      detail::kScan + detail::kExpand;
-  std::string src = assemble(ctx, t, nullptr, f, cfg_defines(c.wg, vt), body);
+  std::string src = assemble(ctx, t, nullptr, f, cfg_defines(c.scan_wg, vt), body);
   cl_kernel ks = ctx.kernel(src, "", "arrc_scan");
   cl_kernel ke = ctx.kernel(src, "", "arrc_expand");
-  int64_t tile = static_cast<int64_t>(c.wg) * vt;
+  int64_t tile = static_cast<int64_t>(c.scan_wg) * vt;
   int64_t ntiles = (n + tile - 1) / tile;
   ScanTemps tmp = scan_temps(ctx, ntiles, 8);
   Launch(ctx, ks)
@@ -679,7 +688,7 @@ inline long arrc_ladd(long a, long b) { return a + b; }
       .mem(tmp.aggs->mem())
       .mem(tmp.incs->mem())
       .extra(f)
-      .run(static_cast<size_t>(ntiles) * c.wg, c.wg);
+      .run(static_cast<size_t>(ntiles) * c.scan_wg, c.scan_wg);
   int64_t total = 0;
   ctx.read(r.ends->mem(), (n - 1) * sizeof(int64_t), sizeof total, &total);
   r.count = total;
