@@ -73,7 +73,7 @@ static void readsAtIndex(const Block &b, int arr, const std::vector<int> &idx, i
   std::function<void(const Block &)> bl = [&](const Block &blk) {
     for (auto &s : blk.stmts) {
       forEachExp(const_cast<Stmt &>(*s), [&](ExpP &e) { ex(e); });
-      forEachBlock(*s, bl);
+      forEachBlock(static_cast<const Stmt &>(*s), bl);
     }
     for (auto &r : blk.results) ex(r);
   };

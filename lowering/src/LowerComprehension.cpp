@@ -326,13 +326,13 @@ static void buildSpace(Lowerer &Lw, Space &sp, const std::vector<Qualifier> &qs)
     Lw.env = sp.env;
     if (q.kind == Qualifier::Filter) {
       if (qi == 0) Lw.error(q.span, "a comprehension cannot start with a filter");
-      sp.levels.push_back({Level::Filter, &q});
+      sp.levels.push_back(Level{Level::Filter, &q, -1, false, Val{}});
       sp.hasFilter = true;
       continue;
     }
     if (q.kind == Qualifier::Let) {
       if (qi == 0) Lw.error(q.span, "a comprehension cannot start with a let");
-      sp.levels.push_back({Level::Let, &q});
+      sp.levels.push_back(Level{Level::Let, &q, -1, false, Val{}});
       patNames(q.pattern, sp.bound);
       continue;
     }
@@ -340,7 +340,7 @@ static void buildSpace(Lowerer &Lw, Space &sp, const std::vector<Qualifier> &qs)
     sizeDeps(q.expr, sd);
     freeVars(q.expr, fv);
     if (qi == 0 || !intersects(sd, sp.bound)) {
-      Level lv{Level::Gen, &q};
+      Level lv{Level::Gen, &q, -1, false, Val{}};
       lv.dim = int(sp.dims.size());
       if (qi == 0 || !intersects(fv, sp.bound)) {
         Val src = Lw.lower(q.expr);
@@ -559,7 +559,7 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
       std::function<void(const Block &)> collect = [&](const Block &b) {
         for (auto &s : b.stmts) {
           if (s->kind == StmtKind::Let) lets[s->outs[0]] = static_cast<const Let &>(*s).value;
-          if (s->kind == StmtKind::If) forEachBlock(*s, collect);
+          if (s->kind == StmtKind::If) forEachBlock(static_cast<const Stmt &>(*s), collect);
         }
       };
       collect(probe);
