@@ -1098,7 +1098,20 @@ inline int64_t read_count(arrc::Context &ctx, const arrc::BufferPtr &buf, int64_
     std::string err;
     switch (x.code) {
     case Check::Bounds: err = "arrc::format_error(arrc::ErrorCode::bounds, " + pos + ", " + v(0) + ", " + v(1) + ", " + v(2) + ")"; break;
-    case Check::Shape: err = "arrc::format_error(arrc::ErrorCode::shape, " + pos + ", " + v(0) + ", " + v(1) + ", " + v(2) + ")"; break;
+    case Check::Shape:
+      if (x.values.size() > 2 && x.values.size() % 2 == 0) {
+        // (a0, b0, a1, b1, ...): the two shapes axis by axis
+        std::string a = "\"[\"", b = "\"[\"";
+        for (size_t i = 0; i < x.values.size(); i += 2) {
+          std::string sep = i ? " + \", \" + " : " + ";
+          a += sep + "std::to_string(" + v(i) + ")";
+          b += sep + "std::to_string(" + v(i + 1) + ")";
+        }
+        err = "(" + pos + " + \": shape mismatch: \" + " + a + " + \"] vs \" + " + b + " + \"]\")";
+      } else {
+        err = "arrc::format_error(arrc::ErrorCode::shape, " + pos + ", " + v(0) + ", " + v(1) + ", 0)";
+      }
+      break;
     case Check::ZipSize: err = "arrc::format_error(arrc::ErrorCode::zip, " + pos + ", " + v(0) + ", " + v(1) + ", 0)"; break;
     case Check::Empty: err = "arrc::format_error(arrc::ErrorCode::empty, " + pos + ", 0, 0, 0)"; break;
     case Check::Irregular:
