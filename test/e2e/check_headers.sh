@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Every example's generated header compiles with -Wall -Wextra -Werror under
+# g++ and clang++ (alone, and all of them in one translation unit).
+# usage: check_headers.sh ARRC RUNTIME_INCLUDE_DIR WORK_DIR ARR_FILE...
+set -euo pipefail
+arrc="$1"; rtinc="$2"; work="$3"; shift 3
+rm -rf "$work"; mkdir -p "$work"
+all="$work/all.cpp"
+: > "$all"
+for f in "$@"; do
+  n="$(basename "$f" .arr)"
+  "$arrc" "$f" -o "$work/$n.hpp"
+  printf '#include "%s.hpp"\n' "$n" > "$work/$n.cpp"
+  printf '#include "%s.hpp"\n' "$n" >> "$all"
+done
+echo 'int main() { return 0; }' >> "$all"
+status=0
+for cxx in g++ clang++; do
+  command -v "$cxx" > /dev/null || { echo "skip: $cxx not found"; continue; }
+  for src in "$work"/*.cpp; do
+    if "$cxx" -std=c++17 -Wall -Wextra -Werror -fsyntax-only -I"$work" -I"$rtinc" "$src"; then
+      echo "ok: $cxx $(basename "$src")"
+    else
+      echo "FAIL: $cxx $(basename "$src")"; status=1
+    fi
+  done
+done
+exit $status
