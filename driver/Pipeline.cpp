@@ -8,6 +8,8 @@
 #include "arrc/Source.h"
 #include "arrc/TypeCheck.h"
 #include "arrc/Lowering.h"
+#include "arrc/Codegen.h"
+#include "Run.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -61,7 +63,7 @@ std::string findStdlibDir(const char *argv0) {
 
 namespace {
 
-int notAvailable(const std::string &what) {
+[[maybe_unused]] int notAvailable(const std::string &what) {
   std::cerr << "arrc: " << what << " is not available yet in this build\n";
   return 1;
 }
@@ -142,10 +144,25 @@ int compileCommand(const CompileOptions &o) {
     printIR(irm, out.stream());
     return diag.hasErrors() ? 1 : 0;
   }
-  // Stage 4: code generation (codegen/).
-  if (o.emit == Emit::OpenCL)
-    return notAvailable("--emit=opencl");
-  return notAvailable("--emit=header");
+  // Stage 4: code generation (codegen/): OpenCL C kernels, the C++ header.
+  ir::Module irm;
+  if (!lowerProgram(prog, sm, diag, irm))
+    return 1;
+  optimize(irm);
+  std::string text;
+  try {
+    text = o.emit == Emit::OpenCL ? emitOpenCL(irm) : emitHeader(irm);
+  } catch (const std::exception &e) {
+    std::cerr << "arrc: error: " << e.what() << "\n";
+    return 1;
+  }
+  Output out(o.output);
+  if (out.failed()) {
+    std::cerr << "arrc: error: cannot write '" << o.output << "'\n";
+    return 1;
+  }
+  out.stream() << text;
+  return diag.hasErrors() ? 1 : 0;
 }
 
 int runCommand(const RunOptions &o) {
@@ -159,7 +176,11 @@ int runCommand(const RunOptions &o) {
   tco.warningsAsErrors = o.compile.werror;
   if (!typeCheck(prog, diag, tco))
     return 1;
-  return notAvailable("arrc run");
+  ir::Module irm;
+  if (!lowerProgram(prog, sm, diag, irm))
+    return 1;
+  optimize(irm);
+  return runModule(irm, RunRequest{o.compile.input, o.entry, o.args});
 }
 
 } // namespace arrc::driver
