@@ -176,37 +176,4 @@ void forEachChild(Expr &e, const std::function<void(ExprP &)> &f) {
   }
 }
 
-const char *opName(BinOp op) {
-  switch (op) {
-  case BinOp::Add: return "+";
-  case BinOp::Sub: return "-";
-  case BinOp::Mul: return "*";
-  case BinOp::Div: return "/";
-  case BinOp::Mod: return "%";
-  case BinOp::Eq: return "==";
-  case BinOp::Ne: return "!=";
-  case BinOp::Lt: return "<";
-  case BinOp::Le: return "<=";
-  case BinOp::Gt: return ">";
-  case BinOp::Ge: return ">=";
-  case BinOp::And: return "&&";
-  case BinOp::Or: return "||";
-  case BinOp::BitAnd: return "&";
-  case BinOp::BitOr: return "|";
-  case BinOp::BitXor: return "^";
-  case BinOp::Shl: return "<<";
-  case BinOp::Shr: return ">>";
-  case BinOp::Concat: return "++";
-  }
-  return "?";
-}
-const char *opName(UnOp op) {
-  switch (op) {
-  case UnOp::Neg: return "-";
-  case UnOp::Not: return "!";
-  case UnOp::BitNot: return "~";
-  }
-  return "?";
-}
-
 } // namespace arrc::tc

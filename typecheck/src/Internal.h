@@ -16,10 +16,6 @@ IndexArg cloneIndexArg(const IndexArg &a);
 // Calls f on every direct sub-expression (in source order; null ones skipped).
 void forEachChild(Expr &e, const std::function<void(ExprP &)> &f);
 
-// Spelling of operators (independent of the frontend's AST.cpp).
-const char *opName(BinOp op);
-const char *opName(UnOp op);
-
 // Intrinsic signatures (Intrinsics.cpp).
 struct IntrinsicInfo {
   std::string name;

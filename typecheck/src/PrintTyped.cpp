@@ -97,13 +97,13 @@ struct Printer {
     }
     case ExprKind::Unary: {
       auto &x = static_cast<const Unary &>(e);
-      self(std::string("Unary ") + tc::opName(x.op));
+      self(std::string("Unary ") + spelling(x.op));
       expr(d + 1, x.operand);
       return;
     }
     case ExprKind::Binary: {
       auto &x = static_cast<const Binary &>(e);
-      self(std::string("Binary ") + tc::opName(x.op));
+      self(std::string("Binary ") + spelling(x.op));
       expr(d + 1, x.lhs);
       expr(d + 1, x.rhs);
       return;
@@ -159,7 +159,7 @@ struct Printer {
     }
     case ExprKind::OpSection: {
       auto &x = static_cast<const OpSection &>(e);
-      self(std::string("OpSection (") + (x.isBinOp ? tc::opName(x.op) : x.function.c_str()) + ")");
+      self(std::string("OpSection (") + (x.isBinOp ? spelling(x.op) : x.function.c_str()) + ")");
       return;
     }
     case ExprKind::Loop: {

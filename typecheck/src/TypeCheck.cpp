@@ -1433,7 +1433,7 @@ TypeP Checker::checkUnary(Unary &u) {
   case UnOp::BitNot: ok = el->isIntegral(); need = "an int or long"; break;
   }
   if (!ok) {
-    error(u.span, std::string("operator '") + opName(u.op) + "' needs " + need +
+    error(u.span, std::string("operator '") + spelling(u.op) + "' needs " + need +
                       " operand (or an array of them), but it has type " + qt(t));
     return Type::error();
   }
@@ -1468,7 +1468,7 @@ TypeP Checker::binaryType(BinOp op, TypeP lt, TypeP rt, const Span &span, const 
                           const Expr *rhs) {
   if (isErr(lt) || isErr(rt))
     return Type::error();
-  std::string sop = std::string("'") + opName(op) + "'";
+  std::string sop = std::string("'") + spelling(op) + "'";
   if (op == BinOp::Concat) {
     if (lt->kind != Type::Array || rt->kind != Type::Array || !unify(lt, rt)) {
       error(span, "'++' needs two arrays of the same type, but the operands have types " +
@@ -1945,7 +1945,7 @@ TypeP Checker::checkLambda(Lambda &l, const TypeP &expected0, bool funcOk) {
 
 TypeP Checker::checkOpSection(OpSection &o, const TypeP &expected0, bool funcOk) {
   TypeP expected = zonk(expected0);
-  std::string what = o.isBinOp ? std::string("(") + opName(o.op) + ")" : "(" + o.function + ")";
+  std::string what = o.isBinOp ? std::string("(") + spelling(o.op) + ")" : "(" + o.function + ")";
   if (!funcOk || !expected || expected->kind != Type::Func) {
     error(o.span, "operator section " + what +
                       " can only be passed as an argument where a function is expected");
