@@ -1731,94 +1731,74 @@ inline int64_t read_count(arrc::Context &ctx, const arrc::BufferPtr &buf, int64_
   }
 
   // ---------------------------------------------------------------- Sort
-  // Stable bottom-up merge sort of (key, original index) pairs: each pass
-  // merges runs of `width` by computing every element's rank in the other run
-  // (binary search). Then the values are gathered through the permutation.
+  // The runtime's stable LSD radix sort (arrc::sort_pairs) of (key, original
+  // index) pairs: `_init` copies the keys into a contiguous buffer (bool keys
+  // widened to int; float keys canonicalised so -0.0 == +0.0 as under `<`)
+  // with the identity permutation, then the values -- and the keys where the
+  // sorted copy is not the original bit pattern -- are gathered through the
+  // permutation.
   void sort(const Sort &x) {
     std::string kn = newKernel("sort", x);
     if (x.keys->kind != Exp::Var) fail("sort keys are not a variable");
     int keys = x.keys->var;
     ScalarKind kt = typeOf(keys).elem;
     noteType(kt);
-    std::string ks = clStore(kt), kcpp = cppStore(kt);
-    h("// stable sort" + (where(x).empty() ? "" : " (" + where(x) + ")") + ": merge sort kernels " + kn + "_init, _merge, _gather");
+    bool isBool = kt == ScalarKind::Bool;
+    bool gatherKeys = isBool || isFloating(kt);
+    std::string sks = isBool ? "int" : clStore(kt), skcpp = isBool ? "int32_t" : cppStore(kt);
+    std::string skArr = "arrc::Array<" + skcpp + ", 1>";
+    h("// stable sort" + (where(x).empty() ? "" : " (" + where(x) + ")") + ": kernel " + kn +
+      "_init, runtime radix sort arrc::sort_pairs, gathers " + kn + "_gather*");
     for (int o : x.outs) h(decl(o, false) + ";");
     host_->open("");
     h("const int64_t n = " + name(keys) + ".shape(0);");
-    h(cppArray(kt, 1) + " keys_a = " + cppArray(kt, 1) + "::alloc(ctx, {n}), keys_b = " + cppArray(kt, 1) + "::alloc(ctx, {n});");
-    h("arrc::Array<int64_t, 1> perm_a = arrc::Array<int64_t, 1>::alloc(ctx, {n}), perm_b = arrc::Array<int64_t, 1>::alloc(ctx, {n});");
+    h(skArr + " skeys = " + skArr + "::alloc(ctx, {n});");
+    h("arrc::Array<int32_t, 1> perm = arrc::Array<int32_t, 1>::alloc(ctx, {n});");
     KernelArgs ia = freeArgs({keys});
-    ia.add("__global " + ks + " *keys_out", "keys_a");
-    ia.add("__global long *perm_out", "perm_a");
-    host_->open("if (n > 0)");
-    h(launch(kn + "_init", "arrc::NDRange(size_t(n))", "arrc::NDRange()", ia.host));
-    host_->open("for (int64_t width = 1; width < n; width *= 2)");
-    h(launch(kn + "_merge", "arrc::NDRange(size_t(n))", "arrc::NDRange()",
-             {"keys_a", "perm_a", "keys_b", "perm_b", "n", "width"}));
-    h("std::swap(keys_a, keys_b);");
-    h("std::swap(perm_a, perm_b);");
+    ia.add("__global " + sks + " *keys_out", "skeys");
+    ia.add("__global int *perm_out", "perm");
+    h("if (n > int64_t(INT32_MAX)) throw arrc::Error(\"sort: more than 2^31-1 elements\");");
+    h("if (n > 0)");
+    h("  " + launch(kn + "_init", "arrc::NDRange(size_t(n))", "arrc::NDRange()", ia.host));
+    host_->open("if (n > 1)");
+    h("const arrc::ElemType vt = arrc::ElemType::of<int32_t>();");
+    h("arrc::sort_pairs(ctx, arrc::ElemType::of<" + skcpp + ">(), n, skeys.buffer(), &vt, perm.buffer());");
     host_->close();
-    host_->close();
-    h(name(x.outs.at(0)) + " = keys_a;");
-    std::vector<KernelArgs> gathers;
+    std::vector<std::pair<int, int>> gathers; // (source var, out var)
+    if (gatherKeys) gathers.push_back({keys, x.outs.at(0)});
+    else h(name(x.outs.at(0)) + " = skeys;");
     for (size_t v = 0; v < x.values.size(); ++v) {
       if (x.values[v]->kind != Exp::Var) fail("sort values are not variables");
-      int src = x.values[v]->var;
-      int out = x.outs.at(v + 1);
+      gathers.push_back({x.values[v]->var, x.outs.at(v + 1)});
+    }
+    for (size_t g = 0; g < gathers.size(); ++g) {
+      int src = gathers[g].first, out = gathers[g].second;
       ScalarKind et = typeOf(src).elem;
       h(name(out) + " = " + cppArray(et, 1) + "::alloc(ctx, {n});");
       KernelArgs ga = freeArgs({src});
       ga.add("__global " + std::string(clStore(et)) + " *out", name(out));
-      ga.add("__global const long *perm", "perm_a");
+      ga.add("__global const int *perm", "perm");
+      std::string gk = kn + "_gather" + std::to_string(g);
       h("if (n > 0)");
-      h("  " + launch(kn + "_gather" + std::to_string(v), "arrc::NDRange(size_t(n))", "arrc::NDRange()", ga.host));
+      h("  " + launch(gk, "arrc::NDRange(size_t(n))", "arrc::NDRange()", ga.host));
       Code k;
-      beginKernel(k, kn + "_gather" + std::to_string(v), "sort at " + where(x) + ": permute values", ga.cl);
+      beginKernel(k, gk, "sort at " + where(x) + ": permute " + (src == keys ? "keys" : "values"), ga.cl);
       k.line("const long i = get_global_id(0);");
-      k.line("out[i] = " + name(src) + "[perm[i] * " + name(src) + "_w0 + " + name(src) + "_w1];");
+      k.line("out[i] = " + name(src) + "[(long)perm[i] * " + name(src) + "_w0 + " + name(src) + "_w1];");
       k.close();
       kernels_ += k.s;
     }
     host_->close();
     {
       Code k;
-      beginKernel(k, kn + "_init", "sort at " + where(x) + ": copy keys, identity permutation", ia.cl);
+      beginKernel(k, kn + "_init", "sort at " + where(x) + ": contiguous sort keys, identity permutation", ia.cl);
       k.line("const long i = get_global_id(0);");
-      k.line("keys_out[i] = " + name(keys) + "[i * " + name(keys) + "_w0 + " + name(keys) + "_w1];");
-      k.line("perm_out[i] = i;");
-      k.close();
-      kernels_ += k.s;
-    }
-    {
-      Code k;
-      beginKernel(k, kn + "_merge", "sort at " + where(x) + ": merge runs of `width` (stable)",
-                  {"__global const " + ks + " *kin", "__global const long *pin", "__global " + ks + " *kout",
-                   "__global long *pout", "long n", "long width"});
-      k.line("const long i = get_global_id(0);");
-      k.line("const long start = (i / (2 * width)) * (2 * width);");
-      k.line("const long mid = min(start + width, n), end = min(start + 2 * width, n);");
-      k.line("const " + ks + " key = kin[i];");
-      k.line("long lo, hi, dst;");
-      k.open("if (i < mid)");
-      k.line("// left run: goes after the right run's elements that are strictly smaller");
-      k.line("lo = mid; hi = end;");
-      k.open("while (lo < hi)");
-      k.line("long m = (lo + hi) / 2;");
-      k.line("if (kin[m] < key) lo = m + 1; else hi = m;");
-      k.close();
-      k.line("dst = i + (lo - mid);");
-      k.close();
-      k.open("else");
-      k.line("// right run: goes after the left run's elements that are smaller or equal");
-      k.line("lo = start; hi = mid;");
-      k.open("while (lo < hi)");
-      k.line("long m = (lo + hi) / 2;");
-      k.line("if (kin[m] <= key) lo = m + 1; else hi = m;");
-      k.close();
-      k.line("dst = start + (i - mid) + (lo - start);");
-      k.close();
-      k.line("kout[dst] = key;");
-      k.line("pout[dst] = pin[i];");
+      std::string src = name(keys) + "[i * " + name(keys) + "_w0 + " + name(keys) + "_w1]";
+      if (isBool) src = "(int)(" + src + " != 0)";
+      else if (kt == ScalarKind::Float) src = src + " + 0.0f";
+      else if (kt == ScalarKind::Double) src = src + " + 0.0";
+      k.line("keys_out[i] = " + src + ";");
+      k.line("perm_out[i] = (int)i;");
       k.close();
       kernels_ += k.s;
     }
