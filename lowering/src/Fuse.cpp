@@ -6,6 +6,7 @@
 // independent Maps over the same space become one Map (zip of maps).
 #include "Passes.h"
 
+#include <algorithm>
 #include <map>
 
 namespace arrc::passes {
@@ -108,6 +109,9 @@ static bool isLengthOf(const ExpP &n, int out, const Block &b, std::map<int, int
   return false;
 }
 
+// Inner sizes up to this constant are folded sequentially by expand-reduce.
+static const int64_t kSmallInner = 16;
+
 static bool fuseBlock(ir::Module &m, Block &b, std::map<int, int> &uses, std::set<int> &resultVars) {
   for (size_t pi = 0; pi < b.stmts.size(); ++pi) {
     Stmt &P = *b.stmts[pi];
@@ -142,6 +146,66 @@ static bool fuseBlock(ir::Module &m, Block &b, std::map<int, int> &uses, std::se
       auto &cr = static_cast<Reduce &>(C);
       int letUses = 0;
       if (!isLengthOf(cr.n, P.outs[0], b, uses, letUses)) continue;
+      // Only when every inner size is a small constant: otherwise one outer
+      // element with a long inner range would serialise the whole reduction.
+      // Expand + Reduce is flat and work-efficient (load-balanced), so keep it.
+      int64_t innerN = -1;
+      bool small = !pe.size.results.empty() && constValue(pe.size.results[0], innerN) && innerN <= kSmallInner;
+      if (!small) {
+        // expand + reduce: move the Reduce's per-element computation into the
+        // Expand's body (one column per reduced component instead of the
+        // comprehension's columns); the Reduce then reads that column.
+        bool trivial = cr.body.stmts.empty();
+        for (auto &r : cr.body.results)
+          trivial = trivial && r->kind == Exp::Read && r->args[0]->kind == Exp::Var &&
+                    std::find(P.outs.begin(), P.outs.end(), r->args[0]->var) != P.outs.end();
+        if (trivial) continue;
+        bool okM = true;
+        int goodAll = 0;
+        for (int o : P.outs) {
+          int good = 0;
+          readsAtIndex(cr.body, o, {cr.index}, good);
+          goodAll += good;
+          okM = okM && uses[o] == good + (o == P.outs[0] ? 1 : 0);
+        }
+        std::map<int, int> cc;
+        countBlock(cr.body, cc);
+        if (!okM || cc[cr.index] != goodAll) continue;
+        // The Reduce's body moves up to the Expand: it may not use anything
+        // defined between them.
+        std::set<int> between, bodyUses;
+        for (size_t j = pi + 1; j < size_t(ci); ++j) stmtDefs(*b.stmts[j], between);
+        blockUses(cr.body, bodyUses);
+        bool dep = false;
+        for (int v : bodyUses) dep = dep || between.count(v);
+        if (dep) continue;
+        std::map<int, ExpP> s3;
+        Block rb = cloneFresh(m, cr.body, s3);
+        std::map<int, ExpP> repl;
+        for (size_t k = 0; k < P.outs.size(); ++k) repl[P.outs[k]] = pe.body.results[k];
+        replaceReads(rb, repl);
+        pe.body.stmts.insert(pe.body.stmts.end(), rb.stmts.begin(), rb.stmts.end());
+        pe.body.results = rb.results;
+        int old0 = P.outs[0];
+        std::vector<int> nouts;
+        cr.body = Block{};
+        for (auto &r : rb.results) {
+          int o = m.newVar("el", arrayT(r->type.elem, 1));
+          nouts.push_back(o);
+          cr.body.results.push_back(readExp(varExp(m, o), {varExp(m, cr.index)}));
+        }
+        P.outs = nouts;
+        ExpP newLen = shapeExp(varExp(m, nouts[0]), 0);
+        auto reshape = [&](const ExpP &e) -> ExpP {
+          if (e->kind == Exp::Shape && e->args[0]->kind == Exp::Var && e->args[0]->var == old0 && e->axis == 0)
+            return newLen;
+          return nullptr;
+        };
+        for (size_t j = pi + 1; j <= size_t(ci); ++j)
+          forEachExp(*b.stmts[j], [&](ExpP &e) { e = rewriteExp(e, reshape); });
+        C.note = (C.note.empty() ? std::string("reduce") : C.note) + " (its elements computed in the expand)";
+        return true;
+      }
       bool okR = true;
       int goodAll = 0;
       for (int o : P.outs) {
@@ -201,6 +265,79 @@ static bool fuseBlock(ir::Module &m, Block &b, std::map<int, int> &uses, std::se
       cr.n = pe.n;
       C.note = (C.note.empty() ? std::string("reduce") : C.note) + "; fused with " + P.note + " (inner elements folded sequentially)";
       b.stmts.erase(b.stmts.begin() + pi);
+      return true;
+    }
+    if (P.kind == StmtKind::Expand && C.kind == StmtKind::Map && !C.outs.empty()) {
+      // expand-map: the Map's body is appended to the Expand's body (its
+      // reads of the Expand's outputs at the Map's index become the Expand
+      // body's results); the Expand then yields the Map's outputs.
+      auto &pe = static_cast<Expand &>(P);
+      auto &cm = static_cast<Map &>(C);
+      if (cm.dims.size() != 1) continue;
+      int letUses = 0;
+      if (!isLengthOf(cm.dims[0], P.outs[0], b, uses, letUses)) continue;
+      bool okM = true;
+      int goodAll = 0;
+      for (int o : P.outs) {
+        int good = 0;
+        readsAtIndex(cm.body, o, {cm.index[0]}, good);
+        goodAll += good;
+        okM = okM && uses[o] == good + (o == P.outs[0] ? 1 : 0);
+      }
+      std::map<int, int> cc;
+      countBlock(cm.body, cc);
+      if (!okM || cc[cm.index[0]] != goodAll) continue;
+      // Length Lets of P between P and C move after the fused statement
+      // (which sits at C's place); each must be used only by C.
+      std::vector<size_t> lens;
+      bool okL = true;
+      std::map<int, int> cC;
+      countStmt(C, cC);
+      for (size_t j = pi + 1; j < size_t(ci); ++j) {
+        std::map<int, int> c1;
+        countStmt(*b.stmts[j], c1);
+        bool usesP = false;
+        for (int o : P.outs) usesP = usesP || c1.count(o);
+        if (!usesP) continue;
+        int lv = b.stmts[j]->outs.empty() ? -1 : b.stmts[j]->outs[0];
+        okL = okL && b.stmts[j]->kind == StmtKind::Let && lv >= 0 && uses[lv] == cC[lv];
+        lens.push_back(j);
+      }
+      if (!okL) continue;
+      std::map<int, ExpP> s3;
+      Block mb = cloneFresh(m, cm.body, s3);
+      std::map<int, ExpP> repl;
+      for (size_t k = 0; k < P.outs.size(); ++k) repl[P.outs[k]] = pe.body.results[k];
+      replaceReads(mb, repl);
+      pe.body.stmts.insert(pe.body.stmts.end(), mb.stmts.begin(), mb.stmts.end());
+      pe.body.results = mb.results;
+      P.note = (P.note.empty() ? std::string("expand") : P.note) + "; fused with " +
+               (C.note.empty() ? std::string("map") : C.note);
+      ExpP newOut = varExp(m, cm.outs[0]);
+      auto reshape = [&](const ExpP &e) -> ExpP {
+        if (e->kind == Exp::Shape && e->args[0]->kind == Exp::Var && e->args[0]->var == P.outs[0] && e->axis == 0)
+          return shapeExp(newOut, 0);
+        return nullptr;
+      };
+      std::vector<StmtP> moved;
+      for (size_t j : lens) {
+        auto &lt = static_cast<Let &>(*b.stmts[j]);
+        lt.value = rewriteExp(lt.value, reshape);
+        moved.push_back(b.stmts[j]);
+      }
+      pe.outs = cm.outs;
+      StmtP fused = b.stmts[pi];
+      std::vector<StmtP> nb;
+      for (size_t j = 0; j < b.stmts.size(); ++j) {
+        if (j == pi || std::find(lens.begin(), lens.end(), j) != lens.end()) continue;
+        if (int(j) == ci) {
+          nb.push_back(fused);
+          nb.insert(nb.end(), moved.begin(), moved.end());
+          continue;
+        }
+        nb.push_back(b.stmts[j]);
+      }
+      b.stmts = std::move(nb);
       return true;
     }
     if (isMap && C.kind == StmtKind::Expand) {

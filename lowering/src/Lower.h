@@ -89,6 +89,12 @@ public:
   Env env;
   int inlineDepth = 0;
   std::vector<const FunDecl *> inlineStack;
+  // In-body checks (device code has no Check statement): a long 0 read from a
+  // one-element host Literal at index select(ok, 0, 1), bounds-checked at
+  // `pos`, so that !ok raises a positioned error. guardVar is that Literal
+  // (inserted at the start of the export's body when used).
+  int guardVar = -1;
+  ExpP deviceGuard(ExpP ok, int pos);
 
   [[noreturn]] void error(const Span &s, const std::string &msg) { throw LowerError{s, msg}; }
 
@@ -130,6 +136,7 @@ public:
   Val lowerBinary(const arrc::Binary &b);
   Val scalarBinary(BinOp op, const Val &a, const Val &b, const Span &at);
   Val lowerIf(const arrc::If &e);
+  Val deviceArrayIf(const arrc::If &e, ExpP cond);
   Val lowerLoop(const arrc::Loop &e);
   Val lowerCall(const arrc::Call &c);
   // Element-wise operation over arrays and scalars (aggregate ops): one shape

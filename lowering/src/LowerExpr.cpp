@@ -425,7 +425,22 @@ Val Lowerer::elementwise(const std::vector<Val> &args, const TypeP &resultType, 
   int rank = first->rank();
   std::vector<ExpP> dims;
   for (int k = 0; k < rank; ++k) dims.push_back(extent(*first, k, at));
-  if (!device) {
+  if (device) {
+    // In-body shape check: guard the extents, which every consumer reads.
+    ExpP cond;
+    for (auto &a : args) {
+      if (&a == first || !a.isArrayLike()) continue;
+      if (a.rank() != rank) error(at, "internal: rank mismatch in an element-wise operation");
+      for (int k = 0; k < rank; ++k) {
+        ExpP c = binaryExp(BinOp::Eq, dims[k], extent(a, k, at));
+        cond = cond ? binaryExp(BinOp::And, cond, c) : c;
+      }
+    }
+    if (cond) {
+      ExpP g = bindScalar("shapeok", deviceGuard(cond, position(at)));
+      for (auto &d : dims) d = addL(d, g);
+    }
+  } else {
     for (auto &a : args) {
       if (&a == first || !a.isArrayLike()) continue;
       if (a.rank() != rank) error(at, "internal: rank mismatch in an element-wise operation");
@@ -527,9 +542,79 @@ Val Lowerer::lowerBinary(const arrc::Binary &b) {
   return scalarBinary(b.op, x, y, b.span);
 }
 
+// An `if` whose branches are arrays, inside a parallel body: no array can be
+// stored, so the result stays virtual. Each use re-lowers the chosen branch
+// under an If statement: the extents (a Delayed result) or the whole fold (a
+// Seq result, when a branch is irregular), so that the branch not taken is
+// never evaluated.
+Val Lowerer::deviceArrayIf(const arrc::If &e, ExpP cond) {
+  cond = bindScalar("c", cond);
+  Env captured = env;
+  const arrc::If *ep = &e;
+  TypeP t = e.type;
+  Val tv, ev;
+  subBlock(true, [&] { tv = lower(e.then); return std::vector<ExpP>{}; });
+  subBlock(true, [&] { ev = lower(e.els); return std::vector<ExpP>{}; });
+  if (!tv.isArrayLike() || !ev.isArrayLike()) error(e.span, "internal: array branches expected");
+  auto branch = [this, captured, ep](bool thenSide, const std::function<std::vector<ExpP>(const Val &)> &use) {
+    return subBlock(true, [&] {
+      Env saved = env;
+      env = captured;
+      Val v = lower(thenSide ? ep->then : ep->els);
+      env = saved;
+      return use(v);
+    });
+  };
+  auto emitIf = [this, cond, ep](Block tb, Block eb) {
+    auto s = std::make_shared<If>();
+    s->cond = cond;
+    s->thenB = std::move(tb);
+    s->elseB = std::move(eb);
+    std::vector<ExpP> rs;
+    for (auto &r : s->thenB.results) {
+      int o = newVar("r", r->type);
+      s->outs.push_back(o);
+      rs.push_back(varExp(o, r->type));
+    }
+    s->span = ep->span;
+    emit(s);
+    return rs;
+  };
+  Span at = e.span;
+  if (tv.kind == Val::Seq || ev.kind == Val::Seq) {
+    if (t->rank != 1) error(at, "unsupported: an irregular array of rank > 1 inside a parallel body");
+    Val r;
+    r.kind = Val::Seq;
+    r.type = t;
+    r.fold = [branch, emitIf, this, at](const std::vector<ExpP> &init, const StepFn &step) {
+      auto use = [&](const Val &v) { return foldSeq(v, init, step, at); };
+      return emitIf(branch(true, use), branch(false, use));
+    };
+    return r;
+  }
+  int rank = t->rank;
+  auto ext = [this, rank, at](const Val &v) {
+    std::vector<ExpP> ds;
+    for (int k = 0; k < rank; ++k) ds.push_back(extent(v, k, at));
+    return ds;
+  };
+  Val d;
+  d.kind = Val::Delayed;
+  d.type = t;
+  d.dims = emitIf(branch(true, ext), branch(false, ext));
+  d.fetch = [branch, emitIf, this, t, at](const std::vector<ExpP> &idx) {
+    auto use = [&](const Val &v) { return leaves(elementAt(v, idx), at); };
+    auto rs = emitIf(branch(true, use), branch(false, use));
+    size_t pos = 0;
+    return rebuild(t->elem, rs, pos);
+  };
+  return d;
+}
+
 Val Lowerer::lowerIf(const arrc::If &e) {
   Val c = lower(e.cond);
   if (c.kind != Val::Scalar) error(e.cond->span, "unsupported condition");
+  if (device && e.type && e.type->isArray()) return deviceArrayIf(e, c.e);
   Val tv, ev;
   Block tb = subBlock(device, [&] { tv = lower(e.then); return leaves(tv, e.then->span); });
   Block eb = subBlock(device, [&] { ev = lower(e.els); return leaves(ev, e.els->span); });
@@ -754,7 +839,15 @@ static void flattenParam(Lowerer &L, const std::string &name, const TypeP &t, in
   for (auto k : ks) vars.push_back(L.newVar(name, arrayT(k, rank)));
 }
 
+ExpP Lowerer::deviceGuard(ExpP ok, int pos) {
+  int64_t c;
+  if (constValue(ok, c) && c) return constLong(0);
+  if (guardVar < 0) guardVar = newVar("guard", arrayT(ScalarKind::Long, 1));
+  return readExp(varExp(guardVar, arrayT(ScalarKind::Long, 1)), {selectExp(ok, constLong(0), constLong(1))}, pos);
+}
+
 void Lowerer::lowerExport(const FunDecl &d, Function &out) {
+  guardVar = -1;
   out.name = d.name;
   out.span = d.span;
   out.resultType = d.result;
@@ -778,6 +871,15 @@ void Lowerer::lowerExport(const FunDecl &d, Function &out) {
   Val r = lower(d.body);
   if (r.kind == Val::Func) error(d.span, "an exported function cannot return a function");
   out.body.results = leaves(r, d.body->span);
+  if (guardVar >= 0) {
+    auto g = std::make_shared<ir::Literal>();
+    g->shape = {1};
+    g->ivals = {0};
+    g->outs = {guardVar};
+    g->span = d.span;
+    g->note = "guard for in-body checks";
+    out.body.stmts.insert(out.body.stmts.begin(), g);
+  }
   if (!out.resultType) out.resultType = r.type;
 }
 

@@ -510,7 +510,37 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     TypeP et = elemTypeOf(arr.type);
     std::vector<ScalarKind> ks;
     typeLeaves(et, ks);
-    if (device) error(at, "unsupported: scan inside a parallel body");
+    if (device) {
+      // Sequential inside a parallel body: a Seq whose fold carries the
+      // running prefix alongside the consumer's accumulator (no storage; the
+      // result can be folded — sum, length, reduce, a nested generator —
+      // but not indexed).
+      if (!arr.isArrayLike()) error(at, "scan of a value that is not an array");
+      OpFn f = funcOp(*this, op, et, at);
+      std::vector<ExpP> ne = leaves(args[1], at);
+      Val src = arr;
+      Val r;
+      r.kind = Val::Seq;
+      r.type = arr.type;
+      r.fold = [this, src, f, ne, et, at](const std::vector<ExpP> &init, const StepFn &step) {
+        std::vector<ExpP> all = init;
+        all.insert(all.end(), ne.begin(), ne.end());
+        size_t K = init.size();
+        auto res = foldSeq(src, all, [&](const std::vector<ExpP> &acc, const Val &x) {
+          std::vector<ExpP> a(acc.begin(), acc.begin() + K), s(acc.begin() + K, acc.end());
+          auto ns = f(s, leaves(x, at));
+          std::vector<ExpP> bound;
+          for (auto &e : ns) bound.push_back(bindScalar("pre", e));
+          size_t pos = 0;
+          auto na = step(a, rebuild(et, bound, pos));
+          na.insert(na.end(), bound.begin(), bound.end());
+          return na;
+        }, at);
+        res.resize(K);
+        return res;
+      };
+      return r;
+    }
     auto s = std::make_shared<Scan>();
     s->n = extent(arr, 0, at);
     s->index = newVar("i", L1());

@@ -49,6 +49,11 @@ static std::vector<AxisPlan> planSection(Lowerer &Lw, const Val &a, const std::v
     ExpP n = Lw.extent(a, int(k), at);
     if (ia.kind == IndexArg::Single) {
       p.i = toLong(Lw.lower(ia.index).e);
+      if (!emitChecks && Lw.device) {
+        p.i = Lw.bindScalar("ix", p.i);
+        ExpP ok = binaryExp(BinOp::And, binaryExp(BinOp::Ge, p.i, constLong(0)), binaryExp(BinOp::Lt, p.i, n));
+        p.i = Lw.bindScalar("ix", addL(p.i, Lw.deviceGuard(ok, pos)));
+      }
       if (emitChecks) {
         p.i = Lw.bindScalar("ix", p.i);
         auto ch = std::make_shared<Check>();
@@ -92,6 +97,20 @@ static std::vector<AxisPlan> planSection(Lowerer &Lw, const Val &a, const std::v
       p.cnt = selectExp(ok, addL(binaryExp(BinOp::Div, d, s1), constLong(1)), constLong(0));
       if (constStep && sc == 1) p.cnt = maxL(addL(d, constLong(1)), constLong(0));
       if (!Lw.device) p.cnt = Lw.bindScalar("cnt", p.cnt);
+      if (!emitChecks && Lw.device) {
+        // In-body section check: first and last touched index in range.
+        p.f = Lw.bindScalar("f", p.f);
+        p.s = Lw.bindScalar("s", p.s);
+        ExpP cnt = Lw.bindScalar("cnt", p.cnt);
+        ExpP last = addL(p.f, mulL(subL(cnt, constLong(1)), p.s));
+        auto inr = [&](ExpP x) {
+          return binaryExp(BinOp::And, binaryExp(BinOp::Ge, x, constLong(0)), binaryExp(BinOp::Lt, x, n));
+        };
+        ExpP ok = binaryExp(BinOp::And, binaryExp(BinOp::Ne, p.s, constLong(0)),
+                            binaryExp(BinOp::Or, binaryExp(BinOp::Eq, cnt, constLong(0)),
+                                      binaryExp(BinOp::And, inr(p.f), inr(last))));
+        p.cnt = Lw.bindScalar("cnt", addL(cnt, Lw.deviceGuard(ok, pos)));
+      }
       if (emitChecks) {
         ExpP last = addL(p.f, mulL(subL(p.cnt, constLong(1)), p.s));
         auto inr = [&](ExpP x) {
@@ -154,8 +173,15 @@ Val Lowerer::lowerIndex(const arrc::Index &e) {
       idx.push_back(L(i));
     }
     if (a.kind == Val::Delayed) {
-      // Indexing a computed array: check the bounds against its extents.
-      if (!device) {
+      // Indexing a computed array: check the bounds against its extents
+      // (in a body: an in-body guard folded into the index).
+      if (device) {
+        for (size_t k = 0; k < idx.size(); ++k) {
+          idx[k] = bindScalar("ix", idx[k]);
+          ExpP ok = binaryExp(BinOp::And, binaryExp(BinOp::Ge, idx[k], constLong(0)), binaryExp(BinOp::Lt, idx[k], a.dims[k]));
+          idx[k] = bindScalar("ix", addL(idx[k], deviceGuard(ok, pos)));
+        }
+      } else {
         for (size_t k = 0; k < idx.size(); ++k) {
           idx[k] = bindScalar("ix", idx[k]);
           auto ch = std::make_shared<Check>();
@@ -285,7 +311,26 @@ Val Lowerer::viewOf(const Val &a, const TypeP &t, std::vector<ExpP> shape,
 }
 
 Val Lowerer::lowerNew(const arrc::New &e) {
-  if (device) error(e.span, "unsupported: `new` inside a parallel body");
+  if (device) {
+    // Inside a body: a Delayed array of zeros (no storage).
+    std::vector<ExpP> dims;
+    ExpP ok = constBool(true);
+    for (auto &d : e.dims) {
+      Val v = lower(d);
+      ExpP n = bindScalar("n", toLong(v.e));
+      ok = binaryExp(BinOp::And, ok, binaryExp(BinOp::Ge, n, constLong(0)));
+      dims.push_back(n);
+    }
+    ExpP g = bindScalar("newok", deviceGuard(ok, position(e.span)));
+    for (auto &d : dims) d = addL(d, g);
+    TypeP t = e.type ? e.type : arrc::Type::array(e.elemType, int(dims.size()));
+    Val z;
+    z.kind = Val::Delayed;
+    z.type = t;
+    z.dims = dims;
+    z.fetch = [this, t](const std::vector<ExpP> &) { return defaultOf(t->elem); };
+    return z;
+  }
   std::vector<ExpP> dims;
   for (auto &d : e.dims) {
     Val v = lower(d);
@@ -382,16 +427,29 @@ Val Lowerer::lowerArrayLit(const arrc::ArrayLit &e) {
 }
 
 Val Lowerer::lowerWith(const arrc::With &e) {
-  if (device) error(e.span, "unsupported: `with` inside a parallel body");
+  // Inside a body the result is a Delayed array (old element or new value
+  // per index; no storage) with in-body guards for the indices and shapes.
   Val a = lower(e.array);
   if (!a.isArrayLike()) error(e.span, "`with` on a value that is not an array");
+  if (a.kind == Val::Seq) error(e.span, "unsupported: `with` on an irregular array computed inside a parallel body");
   if (int(e.args.size()) != a.rank()) error(e.span, "wrong number of subscripts in `with`");
-  auto plan = planSection(*this, a, e.args, e.span, true);
+  auto plan = planSection(*this, a, e.args, e.span, !device);
   Val v = lower(e.value);
   bool section = false;
   for (auto &p : plan) section = section || p.kind != IndexArg::Single;
   if (!section && v.kind == Val::Scalar) v = Val::scalar(bindScalar("v", v.e), v.type);
-  if (section && v.isArrayLike()) {
+  if (section && v.isArrayLike() && device) {
+    if (v.kind == Val::Seq) error(e.value->span, "unsupported: an irregular array computed inside a parallel body");
+    ExpP ok = constBool(true);
+    int j = 0;
+    for (auto &p : plan) {
+      if (p.kind == IndexArg::Single) continue;
+      ok = binaryExp(BinOp::And, ok, binaryExp(BinOp::Eq, p.cnt, extent(v, j++, e.span)));
+    }
+    ExpP g = bindScalar("shapeok", deviceGuard(ok, position(e.span)));
+    for (auto &p : plan)
+      if (p.kind != IndexArg::Single) p.cnt = addL(p.cnt, g);
+  } else if (section && v.isArrayLike()) {
     v = materialize(v, e.value->span);
     // The value's shape must equal the section's.
     ExpP ok = constBool(true);
@@ -410,7 +468,7 @@ Val Lowerer::lowerWith(const arrc::With &e) {
     ch->span = e.span;
     emit(ch);
   }
-  Val src = a.kind == Val::Array ? a : materialize(a, e.span);
+  Val src = a.kind == Val::Array || device ? a : materialize(a, e.span);
   Val d;
   d.kind = Val::Delayed;
   d.type = e.type ? e.type : a.type;
@@ -457,6 +515,7 @@ Val Lowerer::lowerWith(const arrc::With &e) {
     size_t pos = 0;
     return rebuild(src.type->elem, rs, pos);
   };
+  if (device) return d;
   Val r = materialize(d, e.span);
   return r;
 }

@@ -37,9 +37,12 @@ export int tri(int n) = sum([x * y | x <- [0..<n], y <- [0..<x]]);
 // LOW-LABEL: export tri(
 // LOW: = expand (
 // LOW: = reduce (
+// A sum of an irregular comprehension stays flat (expand + reduce, load
+// balanced); the head is computed in the expand, which yields one column.
 // CHECK-LABEL: export tri(
-// CHECK-NOT: = expand (
-// CHECK: (inner elements folded sequentially)
+// CHECK: el_{{[0-9]+}}: int{{\[\[}}*]] = expand (
+// CHECK: yield (x_{{[0-9]+}} * y_{{[0-9]+}})
+// CHECK: (its elements computed in the expand)
 // CHECK-NEXT: red_{{[0-9]+}}: int = reduce (
-// CHECK: loop (acc_{{[0-9]+}}: int = 0) for j_{{[0-9]+}} <
-// CHECK-NOT: = expand (
+// CHECK-NEXT: yield el_{{[0-9]+}}[i_{{[0-9]+}}]
+// CHECK-NOT: loop
