@@ -48,6 +48,10 @@ struct Val {
   FetchFn fetch;                // Delayed: element at an index vector
   FoldFn fold;                  // Seq: rank-1, only in device code
   std::shared_ptr<FuncVal> fn;  // Func
+  // A row of a host array bound by a comprehension generator: its index and
+  // the source, so that materialised comprehension contexts store the index.
+  ExpP rowIdx;
+  std::shared_ptr<Val> rowSrc;
 
   static Val scalar(ExpP e, TypeP t) { Val v; v.kind = Scalar; v.e = e; v.type = t; return v; }
   static Val tuple(std::vector<Val> es, TypeP t) { Val v; v.kind = Tuple; v.elems = std::move(es); v.type = t; return v; }

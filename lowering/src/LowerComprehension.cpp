@@ -88,6 +88,9 @@ struct Space {
   bool hasFilter = false;
   std::set<std::string> bound;
   Env env;                               // the environment outside the comprehension
+  // Generator variables bound to rows of a host array (rank >= 2): their
+  // columns hold the row index, rebinding the row from the source.
+  std::map<std::string, Val> rowSrc;
 };
 } // namespace
 
@@ -134,7 +137,18 @@ static std::vector<ExpP> runLevels(Lowerer &Lw, Space &sp, const std::vector<Exp
   if (from == 0) {
     Lw.env = sp.env;
     if (sp.hasBase)
-      for (auto &b : sp.base) Lw.bind(b.first, Lw.elementAt(b.second, {idx[0]}));
+      for (auto &b : sp.base) {
+        auto rs = sp.rowSrc.find(b.first);
+        if (rs == sp.rowSrc.end()) {
+          Lw.bind(b.first, Lw.elementAt(b.second, {idx[0]}));
+          continue;
+        }
+        ExpP r = Lw.bindScalar("row", readExp(b.second.arrs.at(0), {idx[0]}));
+        Val v = itemOf(Lw, rs->second, r);
+        v.rowIdx = r;
+        v.rowSrc = std::make_shared<Val>(rs->second);
+        Lw.bind(b.first, v);
+      }
   }
   for (size_t l = from; l < sp.levels.size(); ++l) {
     Level &lv = sp.levels[l];
@@ -142,7 +156,12 @@ static std::vector<ExpP> runLevels(Lowerer &Lw, Space &sp, const std::vector<Exp
       Val src = lv.hasHost ? lv.host : Lw.lower(lv.q->expr);
       if (!src.isArrayLike() || src.kind == Val::Seq)
         Lw.error(lv.q->span, "internal: generator source is not indexable");
-      Lw.bindPattern(lv.q->pattern, itemOf(Lw, src, idx.at(lv.dim)), true);
+      Val item = itemOf(Lw, src, idx.at(lv.dim));
+      if (lv.hasHost && src.rank() > 1) {
+        item.rowIdx = idx.at(lv.dim);
+        item.rowSrc = std::make_shared<Val>(src);
+      }
+      Lw.bindPattern(lv.q->pattern, item, true);
     } else if (lv.kind == Level::Let) {
       Lw.bindPattern(lv.q->pattern, Lw.lower(lv.q->expr), true);
     } else {
@@ -176,7 +195,10 @@ static std::vector<ExpP> runLevels(Lowerer &Lw, Space &sp, const std::vector<Exp
 // Names bound by generators (and the base), with their types, in order.
 static std::vector<std::pair<std::string, TypeP>> genVars(Space &sp) {
   std::vector<std::pair<std::string, TypeP>> out;
-  for (auto &b : sp.base) out.push_back({b.first, elemTypeOf(b.second.type)});
+  for (auto &b : sp.base) {
+    auto rs = sp.rowSrc.find(b.first);
+    out.push_back({b.first, elemTypeOf(rs == sp.rowSrc.end() ? b.second.type : rs->second.type)});
+  }
   std::function<void(const Pattern &)> rec = [&](const Pattern &p) {
     if (p.kind == Pattern::Var) out.push_back({p.name, p.type});
     for (auto &e : p.elems) rec(e);
@@ -186,6 +208,26 @@ static std::vector<std::pair<std::string, TypeP>> genVars(Space &sp) {
   return out;
 }
 
+// Row generators (`row <- A`, A of rank >= 2 lowered at host level) of the
+// space so far: they get a column of row indices instead of the row.
+static void collectRows(Space &sp) {
+  for (auto &l : sp.levels)
+    if (l.kind == Level::Gen && l.hasHost && l.host.rank() > 1 && l.q->pattern.kind == Pattern::Var)
+      sp.rowSrc[l.q->pattern.name] = l.host;
+}
+static void colKinds(const Space &sp, const std::pair<std::string, TypeP> &v, std::vector<ScalarKind> &ks) {
+  if (sp.rowSrc.count(v.first)) ks.push_back(ScalarKind::Long);
+  else typeLeaves(v.second, ks);
+}
+static std::vector<ExpP> colLeaves(Lowerer &Lw, const Val &x, const Span &at) {
+  if (x.rowSrc && x.rowIdx) return {x.rowIdx};
+  return Lw.leaves(x, at);
+}
+static Val baseCol(const Space &sp, const std::pair<std::string, TypeP> &v, std::vector<ExpP> cs, Lowerer &Lw) {
+  if (sp.rowSrc.count(v.first)) return Lw.arrayFromVars(arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Long), 1), cs);
+  return Lw.arrayFromVars(arrc::Type::array(v.second, 1), cs);
+}
+
 // Materialises the space's generator variables into columns: the new base.
 static void materializeSpace(Lowerer &Lw, Space &sp, const std::string &note) {
   if (sp.hasBase && !sp.hasFilter && sp.dims.size() == 1) {
@@ -193,22 +235,23 @@ static void materializeSpace(Lowerer &Lw, Space &sp, const std::string &note) {
     for (auto &l : sp.levels) onlyLets = onlyLets && l.kind == Level::Let;
     if (onlyLets) return; // already columns
   }
+  collectRows(sp);
   auto vars = genVars(sp);
   for (auto &v : vars)
-    if (!v.second || v.second->isArray() || v.second->kind == arrc::Type::Func)
+    if (!v.second || (v.second->isArray() && !sp.rowSrc.count(v.first)) || v.second->kind == arrc::Type::Func)
       Lw.error(sp.at, "unsupported: an irregular comprehension whose generator binds an array ('" + v.first + "')");
   auto final = [&]() {
     std::vector<ExpP> r;
     for (auto &v : vars) {
       const Val *x = Lw.lookup(v.first);
-      auto ls = Lw.leaves(*x, sp.at);
+      auto ls = colLeaves(Lw, *x, sp.at);
       r.insert(r.end(), ls.begin(), ls.end());
     }
     return r;
   };
   std::vector<ExpP> cols;
   std::vector<ScalarKind> ks;
-  for (auto &v : vars) typeLeaves(v.second, ks);
+  for (auto &v : vars) colKinds(sp, v, ks);
   if (sp.hasFilter) {
     auto f = std::make_shared<Filter>();
     f->n = Lw.bindScalar("n", product(sp.dims));
@@ -260,10 +303,10 @@ static void materializeSpace(Lowerer &Lw, Space &sp, const std::string &note) {
   size_t pos = 0;
   for (auto &v : vars) {
     std::vector<ScalarKind> vk;
-    typeLeaves(v.second, vk);
+    colKinds(sp, v, vk);
     std::vector<ExpP> cs(cols.begin() + pos, cols.begin() + pos + vk.size());
     pos += vk.size();
-    base.push_back({v.first, Lw.arrayFromVars(arrc::Type::array(v.second, 1), cs)});
+    base.push_back({v.first, baseCol(sp, v, cs, Lw)});
   }
   sp.base = base;
   sp.hasBase = true;
@@ -388,14 +431,14 @@ static void buildSpace(Lowerer &Lw, Space &sp, const std::vector<Qualifier> &qs)
         for (auto &v : *vs) {
           const Val *x = Lw.lookup(v.first);
           if (!x) continue;
-          auto ls = Lw.leaves(*x, q.span);
+          auto ls = colLeaves(Lw, *x, q.span);
           r.insert(r.end(), ls.begin(), ls.end());
         }
       return r;
     };
     std::vector<ScalarKind> ks;
     for (auto *vs : {&vars, &newVars})
-      for (auto &v : *vs) typeLeaves(v.second, ks);
+      for (auto &v : *vs) colKinds(sp, v, ks);
     std::vector<ExpP> cols;
     ExpP N = sp.dims[0];
     if (hasSizeFetch) {
@@ -512,10 +555,10 @@ static void buildSpace(Lowerer &Lw, Space &sp, const std::vector<Qualifier> &qs)
     for (auto *vs : {&vars, &newVars})
       for (auto &v : *vs) {
         std::vector<ScalarKind> vk;
-        typeLeaves(v.second, vk);
+        colKinds(sp, v, vk);
         std::vector<ExpP> cs(cols.begin() + pos, cols.begin() + pos + vk.size());
         pos += vk.size();
-        base.push_back({v.first, Lw.arrayFromVars(arrc::Type::array(v.second, 1), cs)});
+        base.push_back({v.first, baseCol(sp, v, cs, Lw)});
       }
     sp.base = base;
     sp.dims = {cols.empty() ? constLong(0) : shapeExp(cols[0], 0)};

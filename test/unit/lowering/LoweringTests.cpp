@@ -598,3 +598,26 @@ TEST_CASE("expand-map fusion and expand + reduce for sums of irregular comprehen
   CHECK(countKind(tr, ir::StmtKind::Reduce) == 1);
   CHECK(countKind(tr, ir::StmtKind::Loop) == 0); // no sequential inner fold
 }
+
+TEST_CASE("irregular comprehension with a generator binding a row of a rank-2 array") {
+  auto c = compile("export int[[*]] f(int[[*,*]] A) = [x * 10 + y | row <- A, x <- row, y <- [0..<x]];\n"
+                   "export int[[*]] g(int[[*,*]] A) = [x + length(row) | row <- A, sum(row) > 3, x <- filter(\\v -> v > 1, row)];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  std::vector<int64_t> a{1, 2, 3, 0, 0, 1, 4, 2, 2};
+  Value A = Value::arrayInt(a, {3, 3});
+  std::vector<int64_t> rf, rg;
+  for (int r = 0; r < 3; ++r) {
+    int s = 0;
+    for (int k = 0; k < 3; ++k) {
+      int x = int(a[r * 3 + k]);
+      s += x;
+      for (int y = 0; y < x; ++y) rf.push_back(x * 10 + y);
+    }
+    if (s > 3)
+      for (int k = 0; k < 3; ++k)
+        if (a[r * 3 + k] > 1) rg.push_back(a[r * 3 + k] + 3);
+  }
+  CHECK(run2(c, "f", {A})[0].ints() == rf);
+  CHECK(run2(c, "g", {A})[0].ints() == rg);
+  CHECK(countKind(c.lowered.functions[0].body, ir::StmtKind::Expand) == 2);
+}
