@@ -3,6 +3,7 @@
 // parses with the generated ArrParser (SLL first, full LL on failure) on a
 // thread with a large stack, then builds our AST from the parse tree.
 // ANTLR types never leave this file.
+#include <algorithm>
 #include "arrc/Frontend.h"
 
 #include "AstWalk.h"
@@ -241,6 +242,8 @@ public:
   void syntaxError(antlr4::Recognizer *, Token *offending, size_t line, size_t col,
                    const std::string &msg, std::exception_ptr) override {
     ++count;
+    if (stream_ && offending && suppressCascade(offending))
+      return;
     Span s;
     if (offending) {
       s = tokenSpan(file_, offending);
@@ -252,10 +255,38 @@ public:
     diag_.error(s, msg);
   }
   int count = 0;
+  // Parser listener: report only the first syntax error of each top-level
+  // declaration; later ones in the same declaration are cascades of the
+  // first (recovery resynchronises badly), so they are counted, not printed.
+  void watchParser(antlr4::CommonTokenStream *stream, const std::vector<long> *badTokens) {
+    stream_ = stream;
+    bad_ = badTokens;
+  }
 
 private:
+  bool suppressCascade(Token *t) {
+    long ti = static_cast<long>(t->getTokenIndex());
+    while (scanned_ <= ti && scanned_ < static_cast<long>(stream_->size())) {
+      size_t ty = stream_->get(static_cast<size_t>(scanned_))->getType();
+      if (ty == ArrParser::IMPORT || ty == ArrParser::TYPE || ty == ArrParser::DEF ||
+          ty == ArrParser::EXPORT)
+        lastKw_ = scanned_;
+      ++scanned_;
+    }
+    bool cascade = lastErrTok_ >= 0 && lastKw_ <= lastErrTok_ && ti >= lastErrTok_;
+    // A bad character (already reported) earlier in this declaration.
+    auto it = std::lower_bound(bad_->begin(), bad_->end(), lastKw_); // ascending
+    if (it != bad_->end() && *it < ti)
+      cascade = true;
+    if (!cascade)
+      lastErrTok_ = ti;
+    return cascade;
+  }
   Diagnostics &diag_;
   int file_;
+  antlr4::CommonTokenStream *stream_ = nullptr;
+  const std::vector<long> *bad_ = nullptr;
+  long lastErrTok_ = -1, lastKw_ = -1, scanned_ = 0;
 };
 
 // ---------------------------------------------------------------- builder
@@ -839,7 +870,7 @@ private:
 // would make the parser recurse too deeply. Returns false if parsing this
 // file must not be attempted (too deep). Removes ERRCHAR tokens.
 bool checkTokens(std::vector<std::unique_ptr<Token>> &tokens, const std::string &original,
-                 Diagnostics &diag, int file, int &errors) {
+                 Diagnostics &diag, int file, int &errors, std::vector<long> &badTokens) {
   std::vector<std::unique_ptr<Token>> kept;
   kept.reserve(tokens.size());
   int depth = 0, prefixRun = 0;
@@ -859,11 +890,13 @@ bool checkTokens(std::vector<std::unique_ptr<Token>> &tokens, const std::string 
       } else {
         diag.error(s, std::string("unexpected character '") + static_cast<char>(c) + "'");
       }
+      badTokens.push_back(static_cast<long>(kept.size()) - 1);
       continue; // dropped: the parser never sees it
     }
     case ArrLexer::UNTERMINATED_STRING:
       ++errors;
       diag.error(s, "unterminated string (missing closing '\"' on this line)");
+      badTokens.push_back(static_cast<long>(kept.size()) - 1);
       continue;
     case ArrLexer::BLOCK_COMMENT: {
       std::string text = t->getText();
@@ -943,7 +976,8 @@ bool parseImpl(SourceManager &sources, Diagnostics &diag, int file, Module &out)
       break;
   }
   errors += lexListener.count;
-  if (!checkTokens(tokens, original, diag, file, errors))
+  std::vector<long> badTokens; // for each bad character, the kept token before it
+  if (!checkTokens(tokens, original, diag, file, errors, badTokens))
     return false;
 
   // The token source must end with an EOF token positioned after the text.
@@ -972,6 +1006,8 @@ bool parseImpl(SourceManager &sources, Diagnostics &diag, int file, Module &out)
     parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
         antlr4::atn::PredictionMode::LL);
     parser.setErrorHandler(std::make_shared<ErrorStrategy>());
+    stream.fill();
+    listener.watchParser(&stream, &badTokens);
     parser.addErrorListener(&listener);
     tree = parser.program();
   }
