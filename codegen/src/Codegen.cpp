@@ -1678,9 +1678,119 @@ inline int64_t read_count(arrc::Context &ctx, const arrc::BufferPtr &buf, int64_
   }
 
   // ---------------------------------------------------------------- Hist
-  // One work-item per bin folds, in order, every element that falls into it
-  // (exact for any associative operator; O(n * bins) work).
+  // Runtime path: one component of int/long/float/double, operator `+`, `*`,
+  // `min` or `max` (either argument order) and a constant neutral element (the
+  // identity for + and *; any constant for the idempotent min/max) go to
+  // arrc::histogram (local-memory / global atomics or compare-and-swap loops)
+  // with the body fused in as arrc_bin / arrc_load. The order of combination
+  // is unspecified (float sums may differ in rounding from the sequential
+  // fold). Everything else uses the exact fallback below.
+  struct HistOp {
+    std::string kind, expr;
+  };
+  bool runtimeHistOp(const Hist &x, ScalarKind t, HistOp &r) {
+    if (x.outs.size() != 1 || x.op.params.size() != 2 || !x.op.body.stmts.empty() ||
+        x.op.body.results.size() != 1 || x.ne.size() != 1)
+      return false;
+    if (!(isIntegral(t) || isFloating(t))) return false;
+    const ExpP &e = x.op.body.results[0];
+    const ExpP &ne = x.ne[0];
+    if (!ne || ne->kind != Exp::Const) return false;
+    if (e->args.size() != 2) return false;
+    int a = x.op.params[0], b = x.op.params[1];
+    auto isVar = [](const ExpP &v, int id) { return v && v->kind == Exp::Var && v->var == id; };
+    if (!((isVar(e->args[0], a) && isVar(e->args[1], b)) || (isVar(e->args[0], b) && isVar(e->args[1], a))))
+      return false;
+    double nev = isFloating(t) ? ne->fval : double(ne->ival);
+    if (e->kind == Exp::Binary && e->binop == BinOp::Add && nev == 0) r = {"Add", "a + b"};
+    else if (e->kind == Exp::Binary && e->binop == BinOp::Mul && nev == 1) r = {"Mul", "a * b"};
+    else if (e->kind == Exp::Call && e->fn == "min") r = {"Min", isFloating(t) ? "fmin(a, b)" : "min(a, b)"};
+    else if (e->kind == Exp::Call && e->fn == "max") r = {"Max", isFloating(t) ? "fmax(a, b)" : "max(a, b)"};
+    else return false;
+    return true;
+  }
+
+  // Host statements building `arrc::Fused in` with the given free variables
+  // as kernel arguments (plus the error buffer) and `source`.
+  void fusedArgs(const std::set<int> &vars, const std::string &source) {
+    h("arrc::Fused in;");
+    h("in.source = R\"ARRC_CL(" + source + ")ARRC_CL\";");
+    for (int v : vars) {
+      const ir::Type &t = typeOf(v);
+      const std::string &n = name(v);
+      noteType(t.elem);
+      std::string cl = clStore(t.elem), cpp = cppStore(t.elem);
+      if (t.rank == 0) {
+        std::string hv = t.elem == ScalarKind::Bool ? "uint8_t(" + n + ")" : n;
+        h("in.args.push_back(arrc::KernelArg::scalar<" + cpp + ">(\"" + cl + "\", \"" + n + "\", " + hv + "));");
+        continue;
+      }
+      h("in.args.push_back(arrc::KernelArg::buffer(\"__global " + cl + "*\", \"" + n + "\", " + n + ".buffer()));");
+      for (int a = 0; a < t.rank; ++a)
+        h("in.args.push_back(arrc::KernelArg::scalar<int64_t>(\"long\", \"" + n + "_n" + std::to_string(a) +
+          "\", int64_t(" + n + ".shape(" + std::to_string(a) + "))));");
+      for (int a = 0; a <= t.rank; ++a)
+        h("in.args.push_back(arrc::KernelArg::scalar<int64_t>(\"long\", \"" + n + "_w" + std::to_string(a) +
+          "\", int64_t(" + n + ".weight(" + std::to_string(a) + "))));");
+    }
+    h("in.args.push_back(arrc::KernelArg::error_buffer(ctx));");
+  }
+
+  static const char *cgHelpers() {
+    return R"CL(
+#ifndef ARRC_CG_HELPERS
+#define ARRC_CG_HELPERS
+static inline int arrc_div_int(int a, int b) { return b == 0 ? 0 : b == -1 ? (int)(0u - (uint)a) : a / b; }
+static inline int arrc_mod_int(int a, int b) { return b == 0 || b == -1 ? 0 : a % b; }
+static inline long arrc_div_long(long a, long b) { return b == 0 ? 0 : b == -1 ? (long)(0ul - (ulong)a) : a / b; }
+static inline long arrc_mod_long(long a, long b) { return b == 0 || b == -1 ? 0 : a % b; }
+#endif
+)CL";
+  }
+
+  bool histRuntime(const Hist &x) {
+    ScalarKind t = typeOf(x.outs.at(0)).elem;
+    HistOp op;
+    if (!runtimeHistOp(x, t, op)) return false;
+    noteType(t);
+    std::set<int> fv = freeOf({&x.body}, {}, {x.index});
+    std::string cl = clScalar(t), cpp = cppScalar(t);
+    // fused producer: the body evaluated once for the bin, once for the value
+    std::string src = cgHelpers();
+    for (int part = 0; part < 2; ++part) {
+      Code k;
+      devAlias_.clear();
+      k.open(std::string(part == 0 ? "long arrc_bin" : cl + " arrc_load") + "(long i ARRC_PARAMS)");
+      k.line("long bin;");
+      k.line(cl + " v0;");
+      bodyProducer(x.body, {x.index})(k, "i", {"bin", "v0"});
+      k.line(part == 0 ? "return bin;" : "return v0;");
+      k.close();
+      src += k.s;
+    }
+    std::string ne = exp(x.ne[0], true);
+    h("// histogram" + (where(x).empty() ? "" : " (" + where(x) + ")") + ": runtime arrc::histogram (" + op.kind +
+      ", fused producer)");
+    h(decl(x.outs[0], false) + ";");
+    host_->open("");
+    h("const int64_t n = " + exp(x.n, false) + ";");
+    h("const int64_t bins = std::max<int64_t>(0, " + exp(x.bins, false) + ");");
+    h(name(x.outs[0]) + " = " + cppArray(t, 1) + "::alloc(ctx, {bins});");
+    host_->open("if (bins > 0)");
+    fusedArgs(fv, src);
+    h("arrc::Operator op = arrc::Operator::custom(\"" + op.expr + "\", \"" + ne + "\", true);");
+    h("op.kind = arrc::Operator::" + op.kind + ";");
+    h("arrc::histogram(ctx, arrc::ElemType::of<" + cpp + ">(), op, bins, n, in, " + name(x.outs[0]) +
+      ".buffer(), 0);");
+    host_->close();
+    host_->close();
+    return true;
+  }
+
+  // Fallback: one work-item per bin folds, in order, every element that falls
+  // into it (exact for any associative operator; O(n * bins) work).
   void hist(const Hist &x) {
+    if (histRuntime(x)) return;
     std::string kn = newKernel("hist", x);
     size_t K = x.outs.size();
     std::vector<ScalarKind> ty;
