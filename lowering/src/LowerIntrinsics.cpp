@@ -81,6 +81,170 @@ Val Lowerer::reduceWith(const Val &arr, const Val &op, const std::vector<Val> &n
   return rebuild(elemT, r, pos);
 }
 
+static Val mkDelayed(const TypeP &t, std::vector<ExpP> dims, FetchFn f);
+
+// ---- sequential forms inside a parallel body (no storage: index functions
+// whose elements are computed by Loops over the arguments).
+
+// for j < n: acc = f(j, acc) (device code).
+static std::vector<ExpP> seqLoop(Lowerer &Lw, const ExpP &n, const std::vector<ExpP> &init,
+                                 const std::function<std::vector<ExpP>(const ExpP &, const std::vector<ExpP> &)> &f,
+                                 const Span &at) {
+  auto lt = arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Long), 1);
+  Val it = mkDelayed(lt, {n}, [](const std::vector<ExpP> &i) { return Val::scalar(i[0], arrc::Type::scalarOf(ScalarKind::Long)); });
+  return Lw.foldSeq(it, init, [&](const std::vector<ExpP> &acc, const Val &j) { return f(j.e, acc); }, at);
+}
+
+// if c then upd() else acc (an If statement: upd is evaluated only when c).
+static std::vector<ExpP> condUpd(Lowerer &Lw, const ExpP &c, const std::vector<ExpP> &acc,
+                                 const std::function<std::vector<ExpP>()> &upd) {
+  auto s = std::make_shared<If>();
+  s->cond = c;
+  s->thenB = Lw.subBlock(true, upd);
+  s->elseB.results = acc;
+  std::vector<ExpP> rs;
+  for (auto &r : acc) {
+    int o = Lw.newVar("u", r->type);
+    s->outs.push_back(o);
+    rs.push_back(varExp(o, r->type));
+  }
+  Lw.emit(s);
+  return rs;
+}
+
+static Val deviceSegOp(Lowerer &Lw, const std::string &name, const std::vector<Val> &args, const Span &at, const TypeP &rt) {
+  auto indexable = [&](const Val &v) {
+    if (v.kind == Val::Seq) Lw.error(at, "unsupported: '" + name + "' of an irregular array inside a parallel body");
+    if (!v.isArrayLike()) Lw.error(at, "'" + name + "' of a value that is not an array");
+    return v;
+  };
+  auto zipGuard = [&](const Val &a, const Val &b) {
+    ExpP na = Lw.extent(a, 0, at), nb = Lw.extent(b, 0, at);
+    return Lw.bindScalar("n", addL(na, Lw.deviceGuard(binaryExp(BinOp::Eq, na, nb), Lw.position(at))));
+  };
+  auto L = [](const ExpP &e) { return toLong(e); };
+  if (name == "scatter") {
+    // element k: the last vs[j] with is[j] == k, else dest[k].
+    Val dest = indexable(args[0]), is = indexable(args[1]), vs = indexable(args[2]);
+    ExpP n = zipGuard(is, vs);
+    TypeP t = dest.type;
+    Val d;
+    d.kind = Val::Delayed;
+    d.type = t;
+    d.dims = {Lw.extent(dest, 0, at)};
+    d.fetch = [&Lw, dest, is, vs, n, t, at, L](const std::vector<ExpP> &k) {
+      auto init = Lw.leaves(Lw.elementAt(dest, k), at);
+      auto r = seqLoop(Lw, n, init, [&](const ExpP &j, const std::vector<ExpP> &acc) {
+        ExpP hit = binaryExp(BinOp::Eq, L(Lw.elementAt(is, {j}).e), k[0]);
+        return condUpd(Lw, hit, acc, [&] { return Lw.leaves(Lw.elementAt(vs, {j}), at); });
+      }, at);
+      size_t pos = 0;
+      return Lw.rebuild(t->elem, r, pos);
+    };
+    return d;
+  }
+  if (name == "hist") {
+    Val op = args[0], ne = args[1], is = indexable(args[3]), vs = indexable(args[4]);
+    if (args[2].kind != Val::Scalar) Lw.error(at, "hist: the number of bins must be a scalar");
+    ExpP bins = Lw.bindScalar("bins", maxL(L(args[2].e), constLong(0)));
+    ExpP n = zipGuard(is, vs);
+    TypeP et = elemTypeOf(vs.type);
+    OpFn f = funcOp(Lw, op, et, at);
+    std::vector<ExpP> nel = Lw.leaves(ne, at);
+    Val d;
+    d.kind = Val::Delayed;
+    d.type = rt ? rt : vs.type;
+    d.dims = {bins};
+    d.fetch = [&Lw, is, vs, n, f, nel, et, at, L](const std::vector<ExpP> &b) {
+      auto r = seqLoop(Lw, n, nel, [&](const ExpP &j, const std::vector<ExpP> &acc) {
+        ExpP hit = binaryExp(BinOp::Eq, L(Lw.elementAt(is, {j}).e), b[0]);
+        return condUpd(Lw, hit, acc, [&] { return f(acc, Lw.leaves(Lw.elementAt(vs, {j}), at)); });
+      }, at);
+      size_t pos = 0;
+      return Lw.rebuild(et, r, pos);
+    };
+    return d;
+  }
+  if (name == "sort" || name == "sort_by") {
+    // Stable: element j goes to #{i : key_i < key_j} + #{i < j : key_i == key_j};
+    // element k of the result is the one whose position is k (quadratic per
+    // element read: meant for small per-element arrays).
+    Val xs = indexable(name == "sort" ? args[0] : args[1]);
+    Val keys = name == "sort" ? xs : indexable(Lw.mapVal(args[0], {xs}, at, nullptr));
+    if (keys.kind == Val::Seq) Lw.error(at, "unsupported: sort keys of an irregular array inside a parallel body");
+    ExpP n = Lw.bindScalar("n", Lw.extent(xs, 0, at));
+    TypeP t = xs.type;
+    Val d;
+    d.kind = Val::Delayed;
+    d.type = t;
+    d.dims = {n};
+    d.fetch = [&Lw, xs, keys, n, t, at](const std::vector<ExpP> &k) {
+      auto init = Lw.leaves(Lw.defaultOf(t->elem), at);
+      auto r = seqLoop(Lw, n, init, [&](const ExpP &j, const std::vector<ExpP> &acc) {
+        ExpP kj = Lw.bindScalar("kj", Lw.leaves(Lw.elementAt(keys, {j}), at).at(0));
+        auto p = seqLoop(Lw, n, {constLong(0)}, [&](const ExpP &i, const std::vector<ExpP> &c) {
+          ExpP ki = Lw.leaves(Lw.elementAt(keys, {i}), at).at(0);
+          ExpP before = binaryExp(BinOp::Or, binaryExp(BinOp::Lt, ki, kj),
+                                  binaryExp(BinOp::And, binaryExp(BinOp::Eq, ki, kj), binaryExp(BinOp::Lt, i, j)));
+          return std::vector<ExpP>{addL(c[0], selectExp(before, constLong(1), constLong(0)))};
+        }, at);
+        return condUpd(Lw, binaryExp(BinOp::Eq, p[0], k[0]), acc, [&] { return Lw.leaves(Lw.elementAt(xs, {j}), at); });
+      }, at);
+      size_t pos = 0;
+      return Lw.rebuild(t->elem, r, pos);
+    };
+    return d;
+  }
+  // segmented_scan / segmented_reduce
+  Val op = args[0], ne = args[1], flags = indexable(args[2]), xs = indexable(args[3]);
+  ExpP n = zipGuard(flags, xs);
+  TypeP et = elemTypeOf(xs.type);
+  OpFn f = funcOp(Lw, op, et, at);
+  std::vector<ExpP> nel = Lw.leaves(ne, at);
+  bool scan = name == "segmented_scan";
+  auto startAt = [&Lw, flags](const ExpP &j) {
+    return binaryExp(BinOp::Or, binaryExp(BinOp::Eq, j, constLong(0)), Lw.elementAt(flags, {j}).e);
+  };
+  Val d;
+  d.kind = Val::Delayed;
+  d.type = rt ? rt : xs.type;
+  if (scan) {
+    // element k: fold j <= k, restarting from ne at each segment start.
+    d.dims = {n};
+    d.fetch = [&Lw, xs, f, nel, et, at, startAt](const std::vector<ExpP> &k) {
+      auto r = seqLoop(Lw, addL(k[0], constLong(1)), nel, [&](const ExpP &j, const std::vector<ExpP> &acc) {
+        ExpP st = Lw.bindScalar("start", startAt(j));
+        std::vector<ExpP> base;
+        for (size_t q = 0; q < acc.size(); ++q) base.push_back(Lw.bindScalar("a", selectExp(st, nel[q], acc[q])));
+        return f(base, Lw.leaves(Lw.elementAt(xs, {j}), at));
+      }, at);
+      size_t pos = 0;
+      return Lw.rebuild(et, r, pos);
+    };
+    return d;
+  }
+  // segmented_reduce: segment s = the elements j with #{0 < i <= j : flag_i} == s.
+  auto segs = seqLoop(Lw, n, {constLong(0)}, [&](const ExpP &j, const std::vector<ExpP> &c) {
+    return std::vector<ExpP>{addL(c[0], selectExp(startAt(j), constLong(1), constLong(0)))};
+  }, at);
+  d.dims = {segs[0]};
+  d.fetch = [&Lw, xs, n, f, nel, et, at, startAt](const std::vector<ExpP> &s) {
+    std::vector<ExpP> init{constLong(-1)};
+    init.insert(init.end(), nel.begin(), nel.end());
+    auto r = seqLoop(Lw, n, init, [&](const ExpP &j, const std::vector<ExpP> &acc) {
+      ExpP seg = Lw.bindScalar("seg", addL(acc[0], selectExp(startAt(j), constLong(1), constLong(0))));
+      std::vector<ExpP> a(acc.begin() + 1, acc.end());
+      auto na = condUpd(Lw, binaryExp(BinOp::Eq, seg, s[0]), a, [&] { return f(a, Lw.leaves(Lw.elementAt(xs, {j}), at)); });
+      na.insert(na.begin(), seg);
+      return na;
+    }, at);
+    r.erase(r.begin());
+    size_t pos = 0;
+    return Lw.rebuild(et, r, pos);
+  };
+  return d;
+}
+
 Val Lowerer::mapVal(const Val &f, const std::vector<Val> &arrs, const Span &at, const TypeP &resultType) {
   return elementwise(arrs, resultType, at, [this, f, at](const std::vector<Val> &xs) { return apply(f, xs, at); });
 }
@@ -631,9 +795,10 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     (void)xt;
     return arrayFromVars(rt ? rt : arrc::Type::array(et, 1), arrs);
   }
-  if (device && (name == "scatter" || name == "hist" || name == "sort" || name == "sort_by" || name == "reduce_by_key" ||
+  if (device && (name == "scatter" || name == "hist" || name == "sort" || name == "sort_by" ||
                  name == "segmented_scan" || name == "segmented_reduce"))
-    error(at, "unsupported: '" + name + "' inside a parallel body");
+    return deviceSegOp(*this, name, args, at, rt);
+  if (device && name == "reduce_by_key") error(at, "unsupported: 'reduce_by_key' inside a parallel body");
   auto zipCheck = [&](const Val &a, const Val &b) {
     auto ch = std::make_shared<Check>();
     ch->code = Check::ZipSize;

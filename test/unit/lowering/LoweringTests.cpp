@@ -621,3 +621,24 @@ TEST_CASE("irregular comprehension with a generator binding a row of a rank-2 ar
   CHECK(run2(c, "g", {A})[0].ints() == rg);
   CHECK(countKind(c.lowered.functions[0].body, ir::StmtKind::Expand) == 2);
 }
+
+TEST_CASE("inside a parallel body: scatter, hist, sort, sort_by, segmented scan/reduce") {
+  auto c = compile(
+      "export int[[*]] sc(int n) = [sum(scatter(iota(4), [0, 2, 9], [x, x * 2, 5])) | x <- [0..<n]];\n"
+      "export int[[*]] hi(int n) = [let h = hist((+), 0, 3, [x % 3, 1, 1, 7], [10, 20, 30, 40]) in h[0] * 100 + h[1] | x <- [0..<n]];\n"
+      "export int[[*]] so(int n) = [let s = sort([x, 3, 1, 2]) in s[0] * 1000 + s[1] * 100 + s[2] * 10 + s[3] | x <- [0..<n]];\n"
+      "export int[[*]] sb(int n) = [let s = sort_by(\\v -> -v, [x, 3, 1, 2]) in s[0] * 1000 + s[1] * 100 + s[2] * 10 + s[3] | x <- [0..<n]];\n"
+      "export int[[*]] ss(int n) = [let s = segmented_scan((+), 0, [true, false, x > 1, false], [1, 2, 3, 4]) in s[0] * 1000 + s[1] * 100 + s[2] * 10 + s[3] | x <- [0..<n]];\n"
+      "export int[[*]] sr(int n) = [let s = segmented_reduce((+), 0, [false, false, x > 1, false], [1, 2, 3, 4]) in length(s) * 1000 + s[0] * 10 + s[length(s) - 1] | x <- [0..<n]];\n"
+      "export int[[*]] sz(int n) = [sum(scatter(iota(4), [0, 1], [x])) | x <- [0..<n]];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  auto four = std::vector<Value>{Value::scalarInt(4)};
+  CHECK(run2(c, "sc", four)[0].ints() == std::vector<int64_t>{4, 7, 10, 13});
+  CHECK(run2(c, "hi", four)[0].ints() == std::vector<int64_t>{1050, 60, 50, 1050});
+  CHECK(run2(c, "so", four)[0].ints() == std::vector<int64_t>{123, 1123, 1223, 1233});
+  CHECK(run2(c, "sb", four)[0].ints() == std::vector<int64_t>{3210, 3211, 3221, 3321});
+  CHECK(run2(c, "ss", four)[0].ints() == std::vector<int64_t>{1370, 1370, 1337, 1337});
+  CHECK(run2(c, "sr", four)[0].ints() == std::vector<int64_t>{1110, 1110, 2037, 2037});
+  // index and value arrays of different lengths: an in-body error
+  CHECK_THROWS_AS(ir::interpret(c.optimized, "sz", four), ir::RuntimeError);
+}
