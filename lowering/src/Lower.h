@@ -142,6 +142,11 @@ public:
   Val lowerIf(const arrc::If &e);
   Val deviceArrayIf(const arrc::If &e, ExpP cond);
   Val lowerLoop(const arrc::Loop &e);
+  // Loop state inside a body: arrays of constant extents as one scalar per element.
+  std::vector<ExpP> scalarLeaves(const Val &v, std::vector<std::vector<int64_t>> &shapes, bool record, size_t &si,
+                                 const Span &at);
+  Val scalarRebuild(const TypeP &t, const std::vector<ExpP> &ls, size_t &pos,
+                    const std::vector<std::vector<int64_t>> &shapes, size_t &si);
   Val lowerCall(const arrc::Call &c);
   // Element-wise operation over arrays and scalars (aggregate ops): one shape
   // Check, then a Map (host) or a Delayed (device).

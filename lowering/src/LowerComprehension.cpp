@@ -888,6 +888,13 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
     d.kind = Val::Delayed;
     d.type = rt;
     d.dims = {extent(srcs[0].second, 0, c.span)};
+    {
+      // Lock-step sizes must match: an in-body guard on the extent.
+      ExpP ok = constBool(true);
+      for (size_t k = 1; k < srcs.size(); ++k)
+        ok = binaryExp(BinOp::And, ok, binaryExp(BinOp::Eq, d.dims[0], extent(srcs[k].second, 0, c.span)));
+      if (srcs.size() > 1) d.dims[0] = bindScalar("n", addL(d.dims[0], deviceGuard(ok, position(c.span))));
+    }
     const ExprP head = c.head;
     d.fetch = [this, srcs, lets, head, outer](const std::vector<ExpP> &idx) {
       Env saved = env;

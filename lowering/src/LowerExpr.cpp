@@ -645,10 +645,130 @@ Val Lowerer::lowerIf(const arrc::If &e) {
   return rebuild(e.type ? e.type : tv.type, rs, pos);
 }
 
+// Inside a parallel body an array in a loop's state cannot be stored: when its
+// extents are constants (at most kMaxScalarized elements) it is carried as one
+// scalar loop variable per element ("scalarised", like registers) and rebuilt
+// as an index function selecting among them.
+static const int64_t kMaxScalarized = 64;
+
+static bool constShape(const Lowerer &Lw, const Val &v, std::vector<int64_t> &shape) {
+  (void)Lw;
+  shape.clear();
+  int64_t total = 1;
+  for (int k = 0; k < v.rank(); ++k) {
+    int64_t c;
+    ExpP d = v.kind == Val::Delayed ? v.dims[k] : (v.kind == Val::Array && !v.arrs.empty() ? shapeExp(v.arrs[0], k) : nullptr);
+    if (!d || !constValue(d, c) || c < 0) return false;
+    shape.push_back(c);
+    total *= c;
+  }
+  return total <= kMaxScalarized;
+}
+
+std::vector<ExpP> Lowerer::scalarLeaves(const Val &v, std::vector<std::vector<int64_t>> &shapes, bool record,
+                                        size_t &si, const Span &at) {
+  switch (v.kind) {
+  case Val::Scalar: return {v.e};
+  case Val::Tuple: {
+    std::vector<ExpP> r;
+    for (auto &e : v.elems) {
+      auto l = scalarLeaves(e, shapes, record, si, at);
+      r.insert(r.end(), l.begin(), l.end());
+    }
+    return r;
+  }
+  case Val::Array:
+  case Val::Delayed: {
+    std::vector<int64_t> shape;
+    if (record) {
+      if (!constShape(*this, v, shape))
+        error(at, "unsupported: an array in a loop's state inside a parallel body needs constant extents (at most " +
+                      std::to_string(kMaxScalarized) + " elements)");
+      shapes.push_back(shape);
+    } else {
+      shape = shapes.at(si);
+    }
+    si++;
+    // The value's extents must equal the recorded ones (in-body guard).
+    ExpP ok = constBool(true);
+    for (int k = 0; k < v.rank(); ++k)
+      ok = binaryExp(BinOp::And, ok, binaryExp(BinOp::Eq, extent(v, k, at), constLong(shape[k])));
+    ExpP g = record ? constLong(0) : bindScalar("shapeok", deviceGuard(ok, position(at)));
+    int64_t total = 1;
+    for (auto c : shape) total *= c;
+    std::vector<ExpP> r;
+    for (int64_t f = 0; f < total; ++f) {
+      std::vector<ExpP> idx(shape.size());
+      int64_t q = f;
+      for (int k = int(shape.size()) - 1; k >= 0; --k) {
+        idx[k] = addL(constLong(q % shape[k]), g);
+        q /= shape[k];
+      }
+      auto l = leaves(elementAt(v, idx), at);
+      r.insert(r.end(), l.begin(), l.end());
+    }
+    return r;
+  }
+  default: error(at, "unsupported: this value in a loop's state inside a parallel body");
+  }
+}
+
+Val Lowerer::scalarRebuild(const TypeP &t, const std::vector<ExpP> &ls, size_t &pos,
+                           const std::vector<std::vector<int64_t>> &shapes, size_t &si) {
+  if (t->kind == arrc::Type::Scalar) return Val::scalar(ls.at(pos++), t);
+  if (t->kind == arrc::Type::Tuple) {
+    std::vector<Val> es;
+    for (auto &e : t->elems) es.push_back(scalarRebuild(e, ls, pos, shapes, si));
+    return Val::tuple(std::move(es), t);
+  }
+  std::vector<int64_t> shape = shapes.at(si++);
+  std::vector<ScalarKind> ks;
+  typeLeaves(t->elem, ks);
+  int64_t total = 1;
+  for (auto c : shape) total *= c;
+  std::vector<ExpP> mine(ls.begin() + pos, ls.begin() + pos + total * ks.size());
+  pos += total * ks.size();
+  Val d;
+  d.kind = Val::Delayed;
+  d.type = t;
+  for (auto c : shape) d.dims.push_back(constLong(c));
+  size_t K = ks.size();
+  d.fetch = [this, mine, shape, t, K, total](const std::vector<ExpP> &idx) {
+    ExpP flat = constLong(0);
+    for (size_t k = 0; k < idx.size(); ++k) flat = addL(mulL(flat, constLong(shape[k])), idx[k]);
+    std::vector<ExpP> out;
+    for (size_t c = 0; c < K; ++c) {
+      if (total == 0) { out.push_back(constZero(mine.empty() ? ScalarKind::Int : mine[0]->type.elem)); continue; }
+      ExpP r = mine[(total - 1) * K + c];
+      for (int64_t j = total - 2; j >= 0; --j) r = selectExp(binaryExp(BinOp::Eq, flat, constLong(j)), mine[j * K + c], r);
+      out.push_back(r);
+    }
+    size_t p = 0;
+    return rebuild(t->elem, out, p);
+  };
+  return d;
+}
+
+static bool hasArray(const TypeP &t) {
+  if (!t) return false;
+  if (t->isArray()) return true;
+  if (t->kind == arrc::Type::Tuple)
+    for (auto &e : t->elems)
+      if (hasArray(e)) return true;
+  return false;
+}
+
 Val Lowerer::lowerLoop(const arrc::Loop &e) {
   Val init = lower(e.init);
   TypeP st = e.type ? e.type : init.type;
-  auto ls = leaves(init, e.init->span);
+  bool scal = device && hasArray(st);
+  std::vector<std::vector<int64_t>> shapes;
+  size_t si0 = 0;
+  auto ls = scal ? scalarLeaves(init, shapes, true, si0, e.init->span) : leaves(init, e.init->span);
+  auto stateOf = [&](const std::vector<ExpP> &xs) {
+    size_t pos = 0, si = 0;
+    return scal ? scalarRebuild(st, xs, pos, shapes, si) : rebuild(st, xs, pos);
+  };
   auto loop = std::make_shared<Loop>();
   loop->form = e.form == arrc::Loop::For ? Loop::For : Loop::While;
   loop->init = ls;
@@ -658,10 +778,7 @@ Val Lowerer::lowerLoop(const arrc::Loop &e) {
     loop->params.push_back(p);
     params.push_back(varExp(p, x->type));
   }
-  auto bindState = [&] {
-    size_t pos = 0;
-    bindPattern(e.pattern, rebuild(st, params, pos), false);
-  };
+  auto bindState = [&] { bindPattern(e.pattern, stateOf(params), false); };
   if (loop->form == Loop::For) {
     Val n = lower(e.bound);
     if (n.kind != Val::Scalar) error(e.bound->span, "unsupported loop bound");
@@ -679,7 +796,8 @@ Val Lowerer::lowerLoop(const arrc::Loop &e) {
     if (loop->form == Loop::For && !e.indexName.empty())
       bind(e.indexName, Val::scalar(varExp(loop->index, loop->count->type), e.bound->type));
     Val b = lower(e.body);
-    auto r = leaves(b, e.body->span);
+    size_t si = 0;
+    auto r = scal ? scalarLeaves(b, shapes, false, si, e.body->span) : leaves(b, e.body->span);
     if (r.size() != params.size()) error(e.body->span, "internal: loop state changes shape");
     return r;
   });
@@ -691,8 +809,7 @@ Val Lowerer::lowerLoop(const arrc::Loop &e) {
   }
   loop->span = e.span;
   emit(loop);
-  size_t pos = 0;
-  return rebuild(st, outs, pos);
+  return stateOf(outs);
 }
 
 Val Lowerer::lowerCall(const arrc::Call &c) {

@@ -35,3 +35,7 @@ export int tri(int n) = sum([x * y | x <- [0..<n], y <- [0..<x]]);
 // IR-LABEL: export tri(
 // IR: = expand (
 // IR: = reduce (
+export int[[*]] lp(int n) = [sum(loop (a = iota(3)) for i < x do a with [i % 3] = i) | x <- [0..<n]];
+// CHECK-LABEL: export lp(
+// CHECK: = map (
+// CHECK: a_{{[0-9]+}}: int, a_{{[0-9]+}}: int, a_{{[0-9]+}}: int = loop (a_{{[0-9]+}}: int = 0, a_{{[0-9]+}}: int = 1, a_{{[0-9]+}}: int = 2) for

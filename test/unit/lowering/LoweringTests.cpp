@@ -642,3 +642,30 @@ TEST_CASE("inside a parallel body: scatter, hist, sort, sort_by, segmented scan/
   // index and value arrays of different lengths: an in-body error
   CHECK_THROWS_AS(ir::interpret(c.optimized, "sz", four), ir::RuntimeError);
 }
+
+TEST_CASE("inside a parallel body: loops with a small array state (scalarised) and zip-branch sizes") {
+  auto c = compile(
+      "export int[[*]] lp(int n) = [sum(loop (a = iota(3)) for i < x do a with [i % 3] = i) | x <- [0..<n]];\n"
+      "export int[[*]] lt(int n) = [let (s, a) = loop ((s, a) = (0, [1, 2])) for i < x do (s + a[1], [a[1], a[0] + a[1]]) in s + a[0] | x <- [0..<n]];\n"
+      "export int[[*]] zp(int n) = [sum([a | a <- iota(x) | b <- iota(3)]) | x <- [0..<n]];\n"
+      "export int[[*]] bad(int n) = [sum(loop (a = iota(3)) for i < x do iota(i)) | x <- [0..<n]];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  CHECK(run2(c, "lp", {Value::scalarInt(5)})[0].ints() == std::vector<int64_t>{3, 3, 3, 3, 6});
+  std::vector<int64_t> rl;
+  for (int x = 0; x < 6; ++x) {
+    int s = 0, a0 = 1, a1 = 2;
+    for (int i = 0; i < x; ++i) { s += a1; int t = a0 + a1; a0 = a1; a1 = t; }
+    rl.push_back(s + a0);
+  }
+  CHECK(run2(c, "lt", {Value::scalarInt(6)})[0].ints() == rl);
+  CHECK_THROWS_AS(ir::interpret(c.optimized, "zp", {Value::scalarInt(4)}), ir::RuntimeError);
+  CHECK(run2(c, "bad", {Value::scalarInt(1)})[0].ints() == std::vector<int64_t>{3});
+  CHECK_THROWS_AS(ir::interpret(c.optimized, "bad", {Value::scalarInt(2)}), ir::RuntimeError);
+}
+
+TEST_CASE("inside a parallel body: an array loop state of non-constant size is a positioned error") {
+  auto c = compile("export int[[*]] f(int n) = [sum(loop (a = iota(x)) for i < 2 do a) | x <- [0..<n]];\n");
+  CHECK_FALSE(c.ok);
+  CHECK(c.errors.find("1:") != std::string::npos);
+  CHECK(c.errors.find("constant extents") != std::string::npos);
+}
