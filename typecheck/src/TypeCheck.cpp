@@ -7,6 +7,7 @@
 // style); errors inside an instantiation are reported at the call site with a
 // note pointing into the generic. Finally recursion is detected on the call
 // graph and Program::instances is filled (callees before callers).
+#include <cctype>
 #include "Internal.h"
 
 #include <algorithm>
@@ -91,7 +92,23 @@ struct Edge {
 bool isErr(const TypeP &t) { return !t || t->kind == Type::Error; }
 
 std::string q(const std::string &s) { return "'" + s + "'"; }
-std::string qt(const TypeP &t) { return "'" + toString(t) + "'"; }
+// Unresolved type variables ('t14) read as <any> in messages.
+std::string qt(const TypeP &t) {
+  std::string s = toString(t), out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\'' && i + 2 < s.size() && s[i + 1] == 't' &&
+        std::isdigit(static_cast<unsigned char>(s[i + 2]))) {
+      size_t j = i + 2;
+      while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j])))
+        ++j;
+      out += "<any>";
+      i = j - 1;
+      continue;
+    }
+    out += s[i];
+  }
+  return "'" + out + "'";
+}
 
 std::string plural(size_t n, const char *word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
@@ -747,7 +764,8 @@ void Checker::checkBody(FunDecl &fn, const Sig &sig) {
                                      " has type " + qt(zonk(bt)) +
                                      " but its declared result type is " + qt(sig.result));
   }
-  bool reported = false;
+  // An error already reported in this body explains any type left open.
+  bool reported = fnErrors_ > fnErrorsAtStart_;
   zonkTree(fn.body, reported);
   fnErrorsAtStart_ = savedStart;
 }
