@@ -1787,57 +1787,107 @@ static inline long arrc_mod_long(long a, long b) { return b == 0 || b == -1 ? 0 
     return true;
   }
 
-  // Fallback: one work-item per bin folds, in order, every element that falls
-  // into it (exact for any associative operator; O(n * bins) work).
+  // Fallback (exact for any associative operator, tuples too, in index
+  // order): `_keys` evaluates the body once per element into bins (long) and
+  // value arrays, the runtime radix sort orders (bin, index) pairs stably,
+  // then `_fold` gives each bin one work-item that binary-searches its
+  // segment of the sorted bins and folds its values in index order.
+  // O(n) work plus the sort (a very full bin is folded by one work-item).
   void hist(const Hist &x) {
     if (histRuntime(x)) return;
     std::string kn = newKernel("hist", x);
     size_t K = x.outs.size();
     std::vector<ScalarKind> ty;
     for (int o : x.outs) ty.push_back(typeOf(o).elem);
-    KernelArgs a = freeArgs(freeOf({&x.body}, {&x.op}, {x.index}));
-    std::vector<std::string> neh = neHost(x.ne, ty);
-    for (size_t i = 0; i < K; ++i) a.add(std::string(clStore(ty[i])) + " ne" + std::to_string(i), neh[i]);
-    for (size_t i = 0; i < K; ++i)
-      a.add("__global " + std::string(clStore(ty[i])) + " *out" + std::to_string(i), name(x.outs[i]));
+    KernelArgs a = freeArgs(freeOf({&x.body}, {}, {x.index}));
     a.add("long n", "n");
-    a.add("long bins", "bins");
-    h("// histogram" + (where(x).empty() ? "" : " (" + where(x) + ")") + ": kernel " + kn + " (one work-item per bin)");
+    a.add("__global long *bins_out", "keys");
+    a.add("__global int *perm_out", "perm");
+    for (size_t i = 0; i < K; ++i)
+      a.add("__global " + std::string(clStore(ty[i])) + " *vals" + std::to_string(i), "vals" + std::to_string(i));
+    KernelArgs f = freeArgs(freeOf({}, {&x.op}, {}));
+    std::vector<std::string> neh = neHost(x.ne, ty);
+    for (size_t i = 0; i < K; ++i) f.add(std::string(clStore(ty[i])) + " ne" + std::to_string(i), neh[i]);
+    f.add("long n", "n");
+    f.add("long bins", "bins");
+    f.add("__global const long *keys", "keys");
+    f.add("__global const int *perm", "perm");
+    for (size_t i = 0; i < K; ++i)
+      f.add("__global const " + std::string(clStore(ty[i])) + " *vals" + std::to_string(i), "vals" + std::to_string(i));
+    for (size_t i = 0; i < K; ++i)
+      f.add("__global " + std::string(clStore(ty[i])) + " *out" + std::to_string(i), name(x.outs[i]));
+    h("// histogram" + (where(x).empty() ? "" : " (" + where(x) + ")") + ": kernels " + kn + "_keys, runtime sort_pairs, " +
+      kn + "_fold (one work-item per bin over its sorted segment)");
     for (int o : x.outs) h(decl(o, false) + ";");
     host_->open("");
     h("const int64_t n = " + exp(x.n, false) + ";");
     h("const int64_t bins = std::max<int64_t>(0, " + exp(x.bins, false) + ");");
     for (size_t i = 0; i < K; ++i) h(name(x.outs[i]) + " = " + cppArray(ty[i], 1) + "::alloc(ctx, {bins});");
-    h("if (bins > 0)");
-    h("  " + launch(kn, "arrc::NDRange(size_t(bins))", "arrc::NDRange()", a.host));
+    h("if (n > int64_t(INT32_MAX)) throw arrc::Error(\"hist: more than 2^31-1 elements\");");
+    h("arrc::Array<int64_t, 1> keys = arrc::Array<int64_t, 1>::alloc(ctx, {std::max<int64_t>(n, 1)});");
+    h("arrc::Array<int32_t, 1> perm = arrc::Array<int32_t, 1>::alloc(ctx, {std::max<int64_t>(n, 1)});");
+    for (size_t i = 0; i < K; ++i)
+      h(cppArray(ty[i], 1) + " vals" + std::to_string(i) + " = " + cppArray(ty[i], 1) +
+        "::alloc(ctx, {std::max<int64_t>(n, 1)});");
+    host_->open("if (bins > 0)");
+    h("if (n > 0)");
+    h("  " + launch(kn + "_keys", "arrc::NDRange(size_t(n))", "arrc::NDRange()", a.host));
+    h("const arrc::ElemType vt = arrc::ElemType::of<int32_t>();");
+    h("if (n > 1) arrc::sort_pairs(ctx, arrc::ElemType::of<int64_t>(), n, keys.buffer(), &vt, perm.buffer());");
+    h(launch(kn + "_fold", "arrc::NDRange(size_t(bins))", "arrc::NDRange()", f.host));
     host_->close();
-    Code k;
-    beginKernel(k, kn, "histogram at " + where(x), a.cl);
-    k.line("const long b = get_global_id(0);");
-    std::vector<std::string> acc, vals = {"bin"};
-    for (size_t i = 0; i < K; ++i) {
-      noteType(ty[i]);
-      k.line(std::string(clScalar(ty[i])) + " acc" + std::to_string(i) + " = ne" + std::to_string(i) + ";");
-      acc.push_back("acc" + std::to_string(i));
+    host_->close();
+    {
+      Code k;
+      beginKernel(k, kn + "_keys", "histogram at " + where(x) + ": bins and values, identity permutation", a.cl);
+      k.line("const long i = get_global_id(0);");
+      std::vector<std::string> outs = {"bin"};
+      k.line("long bin;");
+      for (size_t i = 0; i < K; ++i) {
+        noteType(ty[i]);
+        k.line(std::string(clScalar(ty[i])) + " v" + std::to_string(i) + ";");
+        outs.push_back("v" + std::to_string(i));
+      }
+      bodyProducer(x.body, {x.index})(k, "i", outs);
+      k.line("bins_out[i] = bin;");
+      k.line("perm_out[i] = (int)i;");
+      for (size_t i = 0; i < K; ++i) {
+        std::string v = "v" + std::to_string(i);
+        if (ty[i] == ScalarKind::Bool) v = "(uchar)" + v;
+        k.line("vals" + std::to_string(i) + "[i] = " + v + ";");
+      }
+      k.close();
+      kernels_ += k.s;
     }
-    k.open("for (long i = 0; i < n; ++i)");
-    k.line("long bin;");
-    for (size_t i = 0; i < K; ++i) {
-      k.line(std::string(clScalar(ty[i])) + " v" + std::to_string(i) + ";");
-      vals.push_back("v" + std::to_string(i));
+    {
+      Code k;
+      beginKernel(k, kn + "_fold", "histogram at " + where(x) + ": fold each bin's sorted segment in index order", f.cl);
+      k.line("const long b = get_global_id(0);");
+      k.line("long lo = 0, hi = n;");
+      k.open("while (lo < hi)");
+      k.line("long m = (lo + hi) / 2;");
+      k.line("if (keys[m] < b) lo = m + 1; else hi = m;");
+      k.close();
+      std::vector<std::string> acc, vs;
+      for (size_t i = 0; i < K; ++i) {
+        k.line(std::string(clScalar(ty[i])) + " acc" + std::to_string(i) + " = ne" + std::to_string(i) + ";");
+        k.line(std::string(clScalar(ty[i])) + " x" + std::to_string(i) + ";");
+        acc.push_back("acc" + std::to_string(i));
+        vs.push_back("x" + std::to_string(i));
+      }
+      k.open("for (long j = lo; j < n && keys[j] == b; ++j)");
+      k.line("const long p = perm[j];");
+      for (size_t i = 0; i < K; ++i) k.line("x" + std::to_string(i) + " = vals" + std::to_string(i) + "[p];");
+      lambdaOp(x.op)(k, acc, vs, acc);
+      k.close();
+      for (size_t i = 0; i < K; ++i) {
+        std::string v = acc[i];
+        if (ty[i] == ScalarKind::Bool) v = "(uchar)" + v;
+        k.line("out" + std::to_string(i) + "[b] = " + v + ";");
+      }
+      k.close();
+      kernels_ += k.s;
     }
-    bodyProducer(x.body, {x.index})(k, "i", vals);
-    k.line("if (bin != b) continue;");
-    std::vector<std::string> vs(vals.begin() + 1, vals.end());
-    lambdaOp(x.op)(k, acc, vs, acc);
-    k.close();
-    for (size_t i = 0; i < K; ++i) {
-      std::string v = acc[i];
-      if (ty[i] == ScalarKind::Bool) v = "(uchar)" + v;
-      k.line("out" + std::to_string(i) + "[b] = " + v + ";");
-    }
-    k.close();
-    kernels_ += k.s;
   }
 
   // ---------------------------------------------------------------- Sort
