@@ -224,6 +224,13 @@ struct Interp {
           std::ostringstream msg;
           msg << "index " << i << " out of range for axis " << (k - 1) << " of extent " << a.shape[k - 1];
           if (e->checkPos < 0) fail("internal: unchecked " + msg.str());
+          if (e->args[0]->kind == Exp::Var)
+            for (auto &g : m.guards)
+              if (g.var == e->args[0]->var) {
+                static const char *what[] = {"index out of bounds", "shape mismatch", "zip of arrays of different sizes",
+                                             "empty array", "irregular nested array", "check failed"};
+                fail(what[g.code], g.code, e->checkPos);
+              }
           fail(msg.str(), Check::Bounds, e->checkPos);
         }
         ix.push_back(i);

@@ -6,6 +6,7 @@
 #include "arrc/IRBuilder.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -97,8 +98,15 @@ public:
   // one-element host Literal at index select(ok, 0, 1), bounds-checked at
   // `pos`, so that !ok raises a positioned error. guardVar is that Literal
   // (inserted at the start of the export's body when used).
-  int guardVar = -1;
-  ExpP deviceGuard(ExpP ok, int pos);
+  std::map<int, int> guardVars; // Check::Code -> its guard Literal var (this export)
+  // A guard whose condition only uses host values and that runs for every
+  // element (emitted at the top of a SOAC body) becomes a host Check of the
+  // given code and values instead (hoisted; it then also fires for an empty
+  // SOAC).
+  ExpP deviceGuard(ExpP ok, int pos, int code = 0, std::vector<ExpP> values = {});
+  Block *hostBlock = nullptr;   // the host block around the current SOAC body
+  Block *deviceTop = nullptr;   // the SOAC body's top block
+  int deviceVarStart = 0;       // vars created from here on are body-local
 
   [[noreturn]] void error(const Span &s, const std::string &msg) { throw LowerError{s, msg}; }
 

@@ -890,10 +890,12 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
     d.dims = {extent(srcs[0].second, 0, c.span)};
     {
       // Lock-step sizes must match: an in-body guard on the extent.
-      ExpP ok = constBool(true);
-      for (size_t k = 1; k < srcs.size(); ++k)
-        ok = binaryExp(BinOp::And, ok, binaryExp(BinOp::Eq, d.dims[0], extent(srcs[k].second, 0, c.span)));
-      if (srcs.size() > 1) d.dims[0] = bindScalar("n", addL(d.dims[0], deviceGuard(ok, position(c.span))));
+      ExpP n0 = d.dims[0];
+      for (size_t k = 1; k < srcs.size(); ++k) {
+        ExpP nk = extent(srcs[k].second, 0, c.span);
+        d.dims[0] = bindScalar("n", addL(d.dims[0], deviceGuard(binaryExp(BinOp::Eq, n0, nk), position(c.span),
+                                                                 Check::ZipSize, {n0, nk})));
+      }
     }
     const ExprP head = c.head;
     d.fetch = [this, srcs, lets, head, outer](const std::vector<ExpP> &idx) {

@@ -63,15 +63,28 @@ Block Lowerer::subBlock(bool dev, const std::function<std::vector<ExpP>()> &f) {
   Block *saved = cur;
   bool savedDev = device;
   Env savedEnv = env;
+  Block *savedHost = hostBlock, *savedTop = deviceTop;
+  int savedStart = deviceVarStart;
+  if (dev && !device) {
+    // Entering a SOAC body from host code: guards that only use host values
+    // and run unconditionally for every element can become host Checks.
+    hostBlock = cur;
+    deviceTop = &b;
+    deviceVarStart = int(mod.vars.size());
+  }
   cur = &b;
   device = dev;
+  auto restore = [&] {
+    cur = saved, device = savedDev, env = savedEnv;
+    hostBlock = savedHost, deviceTop = savedTop, deviceVarStart = savedStart;
+  };
   try {
     b.results = f();
   } catch (...) {
-    cur = saved, device = savedDev, env = savedEnv;
+    restore();
     throw;
   }
-  cur = saved, device = savedDev, env = savedEnv;
+  restore();
   return b;
 }
 
@@ -427,18 +440,22 @@ Val Lowerer::elementwise(const std::vector<Val> &args, const TypeP &resultType, 
   for (int k = 0; k < rank; ++k) dims.push_back(extent(*first, k, at));
   if (device) {
     // In-body shape check: guard the extents, which every consumer reads.
-    ExpP cond;
+    std::vector<ExpP> d0 = dims;
     for (auto &a : args) {
       if (&a == first || !a.isArrayLike()) continue;
       if (a.rank() != rank) error(at, "internal: rank mismatch in an element-wise operation");
+      ExpP cond;
+      std::vector<ExpP> vals;
       for (int k = 0; k < rank; ++k) {
-        ExpP c = binaryExp(BinOp::Eq, dims[k], extent(a, k, at));
+        ExpP c = binaryExp(BinOp::Eq, d0[k], extent(a, k, at));
         cond = cond ? binaryExp(BinOp::And, cond, c) : c;
+        vals.push_back(d0[k]);
+        vals.push_back(extent(a, k, at));
       }
-    }
-    if (cond) {
-      ExpP g = bindScalar("shapeok", deviceGuard(cond, position(at)));
-      for (auto &d : dims) d = addL(d, g);
+      if (cond) {
+        ExpP g = bindScalar("shapeok", deviceGuard(cond, position(at), Check::Shape, vals));
+        for (auto &d : dims) d = addL(d, g);
+      }
     }
   } else {
     for (auto &a : args) {
@@ -693,7 +710,7 @@ std::vector<ExpP> Lowerer::scalarLeaves(const Val &v, std::vector<std::vector<in
     ExpP ok = constBool(true);
     for (int k = 0; k < v.rank(); ++k)
       ok = binaryExp(BinOp::And, ok, binaryExp(BinOp::Eq, extent(v, k, at), constLong(shape[k])));
-    ExpP g = record ? constLong(0) : bindScalar("shapeok", deviceGuard(ok, position(at)));
+    ExpP g = record ? constLong(0) : bindScalar("shapeok", deviceGuard(ok, position(at), Check::Shape));
     int64_t total = 1;
     for (auto c : shape) total *= c;
     std::vector<ExpP> r;
@@ -956,15 +973,43 @@ static void flattenParam(Lowerer &L, const std::string &name, const TypeP &t, in
   for (auto k : ks) vars.push_back(L.newVar(name, arrayT(k, rank)));
 }
 
-ExpP Lowerer::deviceGuard(ExpP ok, int pos) {
+ExpP Lowerer::deviceGuard(ExpP ok, int pos, int code, std::vector<ExpP> values) {
   int64_t c;
   if (constValue(ok, c) && c) return constLong(0);
-  if (guardVar < 0) guardVar = newVar("guard", arrayT(ScalarKind::Long, 1));
-  return readExp(varExp(guardVar, arrayT(ScalarKind::Long, 1)), {selectExp(ok, constLong(0), constLong(1))}, pos);
+  if (cur == deviceTop && hostBlock) {
+    std::set<int> vs;
+    expVars(ok, vs);
+    for (auto &v : values) expVars(v, vs);
+    bool host = true;
+    for (int v : vs) host = host && v < deviceVarStart;
+    if (host) {
+      auto ch = std::make_shared<Check>();
+      ch->code = Check::Code(code);
+      ch->cond = ok;
+      ch->pos = pos;
+      ch->values = values;
+      static const char *what[] = {"index out of bounds", "shape mismatch", "zip of arrays of different sizes",
+                                   "empty array", "irregular nested array", "check failed"};
+      bool fewValues = (ch->code == Check::Bounds && ch->values.size() != 3) ||
+                       ((ch->code == Check::Shape || ch->code == Check::ZipSize || ch->code == Check::Irregular) &&
+                        ch->values.size() < 2);
+      if (fewValues || ch->code == Check::Other) ch->message = what[ch->code], ch->code = Check::Other;
+      ch->note = "hoisted from a parallel body";
+      hostBlock->stmts.push_back(ch);
+      return constLong(0);
+    }
+  }
+  auto it = guardVars.find(code);
+  if (it == guardVars.end()) {
+    int g = newVar("guard", arrayT(ScalarKind::Long, 1));
+    mod.guards.push_back({g, Check::Code(code)});
+    it = guardVars.emplace(code, g).first;
+  }
+  return readExp(varExp(it->second, arrayT(ScalarKind::Long, 1)), {selectExp(ok, constLong(0), constLong(1))}, pos);
 }
 
 void Lowerer::lowerExport(const FunDecl &d, Function &out) {
-  guardVar = -1;
+  guardVars.clear();
   out.name = d.name;
   out.span = d.span;
   out.resultType = d.result;
@@ -988,13 +1033,14 @@ void Lowerer::lowerExport(const FunDecl &d, Function &out) {
   Val r = lower(d.body);
   if (r.kind == Val::Func) error(d.span, "an exported function cannot return a function");
   out.body.results = leaves(r, d.body->span);
-  if (guardVar >= 0) {
+  static const char *codeNames[] = {"Bounds", "Shape", "ZipSize", "Empty", "Irregular", "Other"};
+  for (auto &gv : guardVars) {
     auto g = std::make_shared<ir::Literal>();
     g->shape = {1};
     g->ivals = {0};
-    g->outs = {guardVar};
+    g->outs = {gv.second};
     g->span = d.span;
-    g->note = "guard for in-body checks";
+    g->note = std::string("guard for in-body checks: ") + codeNames[gv.first];
     out.body.stmts.insert(out.body.stmts.begin(), g);
   }
   if (!out.resultType) out.resultType = r.type;

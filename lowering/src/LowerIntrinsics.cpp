@@ -120,7 +120,7 @@ static Val deviceSegOp(Lowerer &Lw, const std::string &name, const std::vector<V
   };
   auto zipGuard = [&](const Val &a, const Val &b) {
     ExpP na = Lw.extent(a, 0, at), nb = Lw.extent(b, 0, at);
-    return Lw.bindScalar("n", addL(na, Lw.deviceGuard(binaryExp(BinOp::Eq, na, nb), Lw.position(at))));
+    return Lw.bindScalar("n", addL(na, Lw.deviceGuard(binaryExp(BinOp::Eq, na, nb), Lw.position(at), Check::ZipSize, {na, nb})));
   };
   auto L = [](const ExpP &e) { return toLong(e); };
   if (name == "scatter") {
@@ -451,6 +451,16 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
       emit(ch);
     }
     OpFn op = k == ScalarKind::Bool ? binOp(mx ? BinOp::Or : BinOp::And) : fnOp(mx ? "max" : "min");
+    if (device) {
+      // In a body: the fold also counts the elements; an empty array raises
+      // through an in-body guard (Check Empty when hoisted).
+      auto r = foldSeq(args[0], {ne, constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
+        auto v = op({acc[0]}, leaves(item, at));
+        return std::vector<ExpP>{v[0], addL(acc[1], constLong(1))};
+      }, at);
+      ExpP g = bindScalar("nonempty", deviceGuard(binaryExp(BinOp::Gt, r[1], constLong(0)), position(at), Check::Empty));
+      return Val::scalar(bindScalar(name, selectExp(binaryExp(BinOp::Eq, g, constLong(0)), r[0], ne)), et);
+    }
     auto r = reduceElems(*this, args[0], {k}, op, {ne}, at, name);
     return Val::scalar(r[0], et);
   }

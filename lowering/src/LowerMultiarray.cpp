@@ -52,7 +52,7 @@ static std::vector<AxisPlan> planSection(Lowerer &Lw, const Val &a, const std::v
       if (!emitChecks && Lw.device) {
         p.i = Lw.bindScalar("ix", p.i);
         ExpP ok = binaryExp(BinOp::And, binaryExp(BinOp::Ge, p.i, constLong(0)), binaryExp(BinOp::Lt, p.i, n));
-        p.i = Lw.bindScalar("ix", addL(p.i, Lw.deviceGuard(ok, pos)));
+        p.i = Lw.bindScalar("ix", addL(p.i, Lw.deviceGuard(ok, pos, Check::Bounds, {p.i, n, constLong(int64_t(k))})));
       }
       if (emitChecks) {
         p.i = Lw.bindScalar("ix", p.i);
@@ -109,7 +109,7 @@ static std::vector<AxisPlan> planSection(Lowerer &Lw, const Val &a, const std::v
         ExpP ok = binaryExp(BinOp::And, binaryExp(BinOp::Ne, p.s, constLong(0)),
                             binaryExp(BinOp::Or, binaryExp(BinOp::Eq, cnt, constLong(0)),
                                       binaryExp(BinOp::And, inr(p.f), inr(last))));
-        p.cnt = Lw.bindScalar("cnt", addL(cnt, Lw.deviceGuard(ok, pos)));
+        p.cnt = Lw.bindScalar("cnt", addL(cnt, Lw.deviceGuard(ok, pos, Check::Bounds)));
       }
       if (emitChecks) {
         ExpP last = addL(p.f, mulL(subL(p.cnt, constLong(1)), p.s));
@@ -179,7 +179,7 @@ Val Lowerer::lowerIndex(const arrc::Index &e) {
         for (size_t k = 0; k < idx.size(); ++k) {
           idx[k] = bindScalar("ix", idx[k]);
           ExpP ok = binaryExp(BinOp::And, binaryExp(BinOp::Ge, idx[k], constLong(0)), binaryExp(BinOp::Lt, idx[k], a.dims[k]));
-          idx[k] = bindScalar("ix", addL(idx[k], deviceGuard(ok, pos)));
+          idx[k] = bindScalar("ix", addL(idx[k], deviceGuard(ok, pos, Check::Bounds, {idx[k], a.dims[k], constLong(int64_t(k))})));
         }
       } else {
         for (size_t k = 0; k < idx.size(); ++k) {
@@ -321,7 +321,7 @@ Val Lowerer::lowerNew(const arrc::New &e) {
       ok = binaryExp(BinOp::And, ok, binaryExp(BinOp::Ge, n, constLong(0)));
       dims.push_back(n);
     }
-    ExpP g = bindScalar("newok", deviceGuard(ok, position(e.span)));
+    ExpP g = bindScalar("newok", deviceGuard(ok, position(e.span), Check::Other));
     for (auto &d : dims) d = addL(d, g);
     TypeP t = e.type ? e.type : arrc::Type::array(e.elemType, int(dims.size()));
     Val z;
@@ -446,7 +446,7 @@ Val Lowerer::lowerWith(const arrc::With &e) {
       if (p.kind == IndexArg::Single) continue;
       ok = binaryExp(BinOp::And, ok, binaryExp(BinOp::Eq, p.cnt, extent(v, j++, e.span)));
     }
-    ExpP g = bindScalar("shapeok", deviceGuard(ok, position(e.span)));
+    ExpP g = bindScalar("shapeok", deviceGuard(ok, position(e.span), Check::Shape));
     for (auto &p : plan)
       if (p.kind != IndexArg::Single) p.cnt = addL(p.cnt, g);
   } else if (section && v.isArrayLike()) {

@@ -312,6 +312,15 @@ struct Module {
   std::vector<VarInfo> vars;
   std::vector<Function> functions;
   std::vector<std::string> positions;      // "file:line:col" for runtime errors
+  // In-body checks (device code has no Check statement; docs/lowering.md):
+  // `var` is a one-element long Literal {0} that bodies read at index
+  // select(ok, 0, 1) with checkPos set; a failed read of it means check
+  // `code` failed at that position (report it as that code, not as bounds).
+  struct Guard {
+    int var;
+    Check::Code code;
+  };
+  std::vector<Guard> guards;
 
   int newVar(std::string name, Type type) {
     vars.push_back({std::move(name), type});

@@ -669,3 +669,42 @@ TEST_CASE("inside a parallel body: an array loop state of non-constant size is a
   CHECK(c.errors.find("1:") != std::string::npos);
   CHECK(c.errors.find("constant extents") != std::string::npos);
 }
+
+TEST_CASE("QA-2: zip sizes inside a nested comprehension are checked (hoisted to a host ZipSize Check)") {
+  auto c = compile(
+      "export double[[*]] f(double[[*,*]] A, double[[*]] x) = [sum([a * b | a <- A[i, :] | b <- x]) | i <- iota(A.size(0))];\n"
+      "export int[[*,*]] g(int[[*]] xs, int[[*]] ys) = [[a + b | a <- xs | b <- ys] | _k <- [0..<2]];\n"
+      "export double[[*]] mv(double[[*,*]] A, double[[*]] x) = matvec(A, x);\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  Value A = Value::arrayFloat({1, 2, 3, 4}, {2, 2});
+  CHECK(ir::formatValue(run2(c, "f", {A, dvec({1, 1})})[0]) == "[3.0, 7.0]");
+  for (auto *m : {&c.lowered, &c.optimized}) {
+    for (const char *fn : {"f", "mv"}) {
+      try {
+        ir::interpret(*m, fn, {A, dvec({1, 1, 1})});
+        FAIL("no error for ", fn);
+      } catch (const ir::RuntimeError &e) {
+        CHECK(e.code == ir::Check::ZipSize);
+      }
+    }
+    CHECK_THROWS_AS(ir::interpret(*m, "g", {ivec({1, 2}), ivec({1, 2, 3})}), ir::RuntimeError);
+  }
+  CHECK(run2(c, "g", {ivec({1, 2}), ivec({1, 2})})[0].ints() == std::vector<int64_t>{2, 4, 2, 4});
+}
+
+TEST_CASE("QA-3: maximum/minimum of an empty inner comprehension raises Empty") {
+  auto c = compile("export int[[*]] inner(int[[*]] xs) = [maximum([j | j <- [0..<10], j < i]) | i <- xs];\n"
+                   "export double[[*]] inner2(int[[*]] xs) = [minimum([double(j) | j <- [0..<i]]) | i <- xs];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  CHECK(run2(c, "inner", {ivec({5, 3})})[0].ints() == std::vector<int64_t>{4, 2});
+  for (auto *m : {&c.lowered, &c.optimized}) {
+    for (auto [fn, arg] : {std::pair<const char *, Value>{"inner", ivec({5, 0})}, {"inner2", ivec({2, 0})}}) {
+      try {
+        ir::interpret(*m, fn, {arg});
+        FAIL("no error for ", fn);
+      } catch (const ir::RuntimeError &e) {
+        CHECK(e.code == ir::Check::Empty);
+      }
+    }
+  }
+}
