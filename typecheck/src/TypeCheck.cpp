@@ -702,8 +702,14 @@ void Checker::declare() {
     curModule_ = static_cast<int>(m);
     curStdlib_ = mod.isStdlib;
     std::set<std::string> names;
-    for (auto &a : mod.aliases)
+    std::set<std::string> typeNames;
+    for (auto &a : mod.aliases) {
+      if (!typeNames.insert(a.name).second) {
+        error(a.span, "type " + q(a.name) + " is already defined in this module");
+        continue;
+      }
       resolveTypeExpr(Type::named(a.name), curModule_, {}, a.span, false);
+    }
     for (auto &fp : mod.functions) {
       FunDecl &fn = *fp;
       fn.module = static_cast<int>(m);
