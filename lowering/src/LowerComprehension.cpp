@@ -920,13 +920,59 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
     d.kind = Val::Delayed;
     d.type = rt;
     d.dims = {extent(src0, 0, c.span)};
-    d.fetch = [this, src0, &qs, head, outer](const std::vector<ExpP> &idx) {
+    size_t inner = rt->rank > 1 ? size_t(rt->rank - 1) : 0;
+    if (inner > 0) {
+      // A nested head (rank >= 2 result): its extents must not depend on the
+      // element; probe them with a placeholder index and keep them only if
+      // they use nothing bound inside the probe.
+      int iv = newVar("i", scalarT(ScalarKind::Long));
+      std::vector<ExpP> dims;
+      bool seqHead = false;
+      Block probe = subBlock(true, [&] {
+        Env saved = env;
+        env = outer;
+        bindPattern(qs[0].pattern, itemOf(*this, src0, varExp(iv, scalarT(ScalarKind::Long))), true);
+        for (size_t i = 1; i < qs.size(); ++i) bindPattern(qs[i].pattern, lower(qs[i].expr), true);
+        Val h = lower(head);
+        if (h.kind == Val::Seq || !h.isArrayLike()) seqHead = true;
+        else
+          for (size_t k = 0; k < inner; ++k) dims.push_back(extent(h, int(k), head->span));
+        env = saved;
+        return std::vector<ExpP>{};
+      });
+      std::set<int> defs, used;
+      blockDefs(probe, defs);
+      defs.insert(iv);
+      std::map<int, ExpP> lets;
+      for (auto &st : probe.stmts)
+        if (st->kind == StmtKind::Let) lets[st->outs[0]] = static_cast<const Let &>(*st).value;
+      for (auto &x : dims) {
+        for (int round = 0; round < 50; ++round) {
+          std::set<int> vs;
+          expVars(x, vs);
+          std::map<int, ExpP> sub;
+          for (int v : vs)
+            if (lets.count(v)) sub[v] = lets[v];
+          if (sub.empty()) break;
+          x = substitute(x, sub);
+        }
+        expVars(x, used);
+      }
+      bool dependent = seqHead;
+      for (int u : used) dependent = dependent || defs.count(u);
+      if (dependent)
+        error(head->span, "unsupported: a nested array whose inner size depends on the element, inside a parallel body");
+      d.dims.insert(d.dims.end(), dims.begin(), dims.end());
+    }
+    d.fetch = [this, src0, &qs, head, outer, inner](const std::vector<ExpP> &idx) {
       Env saved = env;
       env = outer;
       bindPattern(qs[0].pattern, itemOf(*this, src0, idx[0]), true);
       for (size_t i = 1; i < qs.size(); ++i) bindPattern(qs[i].pattern, lower(qs[i].expr), true);
       Val r = lower(head);
       env = saved;
+      if (inner > 0 && r.isArrayLike() && r.kind != Val::Seq && idx.size() == inner + 1)
+        return elementAt(r, std::vector<ExpP>(idx.begin() + 1, idx.end()));
       if (r.isArrayLike()) error(head->span, "unsupported: a nested array computed inside a parallel body");
       return r;
     };

@@ -708,3 +708,18 @@ TEST_CASE("QA-3: maximum/minimum of an empty inner comprehension raises Empty") 
     }
   }
 }
+
+TEST_CASE("QA-1: rank-3 nested comprehension (a rank-2 head inside the body)") {
+  auto c = compile("export int[[*,*,*]] rank3comp(int n) = [[[i * 100 + j * 10 + k | k <- [0..<2]] | j <- [0..<n]] | i <- [0..<2]];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  auto r = run2(c, "rank3comp", {Value::scalarInt(2)});
+  CHECK(ir::formatValue(r[0]) == "[[[0, 1], [10, 11]], [[100, 101], [110, 111]]]");
+  CHECK(r[0].shape == std::vector<int64_t>{2, 2, 2});
+  auto e = run2(c, "rank3comp", {Value::scalarInt(0)});
+  CHECK(e[0].shape == std::vector<int64_t>{2, 0, 2});
+  // inner size depending on the element: a positioned error, not a crash
+  auto bad = compile("export int[[*,*,*]] f(int n) = [[[k | k <- [0..<j]] | j <- [0..<n]] | i <- [0..<2]];\n");
+  CHECK_FALSE(bad.ok);
+  CHECK(bad.errors.find("1:") != std::string::npos);
+  CHECK(bad.errors.find("internal") == std::string::npos);
+}
