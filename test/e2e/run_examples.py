@@ -10,6 +10,7 @@ in a different order than a sequential reference.
 
 usage: run_examples.py ARRC EXAMPLES_DIR [NAME...]
 """
+import concurrent.futures
 import os
 import re
 import shlex
@@ -115,11 +116,21 @@ def main():
     if names:
         files = [f for f in files if f[:-4] in names]
     failures, count = 0, 0
-    for f in files:
-        for args, exp in cases(os.path.join(exdir, f)):
+
+    def run_file(f):
+        # One file's runs in order (its exports share nothing with other files'
+        # compile-cache entries, so files can run concurrently).
+        return [(args, exp, [arrc, 'run', os.path.join(exdir, f)] + args,
+                 subprocess.run([arrc, 'run', os.path.join(exdir, f)] + args,
+                                capture_output=True, text=True, timeout=600))
+                for args, exp in cases(os.path.join(exdir, f))]
+
+    jobs = int(os.environ.get('ARRC_E2E_JOBS', '0')) or os.cpu_count() or 1
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(run_file, files))
+    for f, runs in zip(files, results):
+        for args, exp, cmd, r in runs:
             count += 1
-            cmd = [arrc, 'run', os.path.join(exdir, f)] + args
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
             got = r.stdout.strip()
             if exp.startswith('error:'):
                 # a runtime error: exit status 1 and "file:line:col: error: <text>"
