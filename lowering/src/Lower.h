@@ -94,6 +94,7 @@ public:
   Env env;
   int inlineDepth = 0;
   std::vector<const FunDecl *> inlineStack;
+  std::vector<std::shared_ptr<const Expr>> ownedAst; // rewritten AST nodes lowering refers to
   // In-body checks (device code has no Check statement): a long 0 read from a
   // one-element host Literal at index select(ok, 0, 1), bounds-checked at
   // `pos`, so that !ok raises a positioned error. guardVar is that Literal
@@ -159,7 +160,7 @@ public:
   // Element-wise operation over arrays and scalars (aggregate ops): one shape
   // Check, then a Map (host) or a Delayed (device).
   Val elementwise(const std::vector<Val> &args, const TypeP &resultType, const Span &at,
-                  const std::function<Val(const std::vector<Val> &)> &f);
+                  const std::function<Val(const std::vector<Val> &)> &f, int checkCode = 1 /* Check::Shape */);
 
   // ---- multiarrays (LowerMultiarray.cpp)
   Val lowerIndex(const arrc::Index &e);

@@ -427,7 +427,7 @@ Val Lowerer::scalarBinary(BinOp op, const Val &a, const Val &b, const Span &at) 
 }
 
 Val Lowerer::elementwise(const std::vector<Val> &args, const TypeP &resultType, const Span &at,
-                         const std::function<Val(const std::vector<Val> &)> &f) {
+                         const std::function<Val(const std::vector<Val> &)> &f, int checkCode) {
   const Val *first = nullptr;
   for (auto &a : args)
     if (a.isArrayLike()) {
@@ -453,7 +453,7 @@ Val Lowerer::elementwise(const std::vector<Val> &args, const TypeP &resultType, 
         vals.push_back(extent(a, k, at));
       }
       if (cond) {
-        ExpP g = bindScalar("shapeok", deviceGuard(cond, position(at), Check::Shape, vals));
+        ExpP g = bindScalar("shapeok", deviceGuard(cond, position(at), checkCode, vals));
         for (auto &d : dims) d = addL(d, g);
       }
     }
@@ -467,7 +467,7 @@ Val Lowerer::elementwise(const std::vector<Val> &args, const TypeP &resultType, 
         cond = cond ? binaryExp(BinOp::And, cond, c) : c;
       }
       auto ch = std::make_shared<Check>();
-      ch->code = Check::Shape;
+      ch->code = Check::Code(checkCode);
       ch->cond = cond;
       ch->pos = position(at);
       for (int k = 0; k < rank; ++k) {
@@ -947,7 +947,32 @@ Val Lowerer::lower(const ExprP &ep) {
     Val a = lower(x.array);
     Val ax = lower(x.axis);
     int64_t k;
-    if (ax.kind != Val::Scalar || !constValue(ax.e, k)) error(x.axis->span, "unsupported: the axis of size() must be a constant");
+    if (ax.kind != Val::Scalar) error(x.axis->span, "the axis of size() must be a scalar");
+    if (!constValue(ax.e, k)) {
+      // A computed axis: a select over the extents, after a bounds check of
+      // the axis (a host Check, or an in-body guard).
+      ExpP kv = bindScalar("axis", toLong(ax.e));
+      ExpP ok = binaryExp(BinOp::And, binaryExp(BinOp::Ge, kv, constLong(0)), binaryExp(BinOp::Lt, kv, constLong(a.rank())));
+      int pos = position(x.axis->span);
+      std::vector<ExpP> vals{kv, constLong(a.rank()), constLong(0)};
+      if (device) {
+        kv = bindScalar("axis", addL(kv, deviceGuard(ok, pos, Check::Bounds, vals)));
+      } else {
+        auto ch = std::make_shared<Check>();
+        ch->code = Check::Bounds;
+        ch->cond = ok;
+        ch->pos = pos;
+        ch->values = vals;
+        ch->message = "axis of size()";
+        ch->span = x.axis->span;
+        emit(ch);
+      }
+      ExpP n = constLong(0);
+      for (int j = a.rank() - 1; j >= 0; --j)
+        n = selectExp(binaryExp(BinOp::Eq, kv, constLong(j)), extent(a, j, e.span), n);
+      ScalarKind rk = e.type && e.type->isScalar() ? e.type->scalar : ScalarKind::Long;
+      return Val::scalar(convertExp(n, rk), arrc::Type::scalarOf(rk));
+    }
     if (k < 0 || k >= a.rank()) error(x.axis->span, "axis " + std::to_string(k) + " out of range for an array of rank " + std::to_string(a.rank()));
     ExpP n = extent(a, int(k), e.span);
     ScalarKind rk = e.type && e.type->isScalar() ? e.type->scalar : ScalarKind::Long;
@@ -960,6 +985,22 @@ Val Lowerer::lower(const ExprP &ep) {
   }
   case ExprKind::Comprehension: {
     auto &c = static_cast<const arrc::Comprehension &>(e);
+    if (c.branches.size() == 1 && c.branches[0].size() > 1 && c.branches[0][0].kind == Qualifier::Let) {
+      // Leading lets only see outside names: bind them first, then lower the
+      // rest (a copy kept alive for the closures that refer to it).
+      auto rest = std::make_shared<arrc::Comprehension>(c);
+      size_t k = 0;
+      Env saved = env;
+      while (k + 1 < c.branches[0].size() && c.branches[0][k].kind == Qualifier::Let) {
+        bindPattern(c.branches[0][k].pattern, lower(c.branches[0][k].expr), true);
+        ++k;
+      }
+      rest->branches[0].erase(rest->branches[0].begin(), rest->branches[0].begin() + long(k));
+      ownedAst.push_back(rest);
+      Val r = device ? deviceComprehension(*rest) : lowerComprehension(*rest);
+      env = saved;
+      return r;
+    }
     return device ? deviceComprehension(c) : lowerComprehension(c);
   }
   }

@@ -391,7 +391,7 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     // Arrays of tuples are SoA: zip is free after a size check.
     bool allArr = true;
     for (auto &a : arrs) allArr = allArr && a.kind == Val::Array;
-    return elementwise(arrs, t, at, [t](const std::vector<Val> &x) { return Val::tuple(x, t->elem); });
+    return elementwise(arrs, t, at, [t](const std::vector<Val> &x) { return Val::tuple(x, t->elem); }, Check::ZipSize);
   }
   if (name == "unzip") {
     need(1);

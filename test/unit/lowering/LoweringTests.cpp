@@ -723,3 +723,28 @@ TEST_CASE("QA-1: rank-3 nested comprehension (a rank-2 head inside the body)") {
   CHECK(bad.errors.find("1:") != std::string::npos);
   CHECK(bad.errors.find("internal") == std::string::npos);
 }
+
+TEST_CASE("QA-5/6/7: zip() size error code, leading let in a comprehension, computed size() axis") {
+  auto c = compile("export (int, int)[[*]] zipf(int[[*]] a, int[[*]] b) = zip(a, b);\n"
+                   "export int[[*]] f(int[[*]] xs) = [x + k | let k = 2, x <- xs];\n"
+                   "export int[[*]] g(int n) = [sum([x + k | let k = i * 2, x <- iota(3)]) | i <- [0..<n]];\n"
+                   "export int sz(int[[*,*]] A, int k) = A.size(k);\n"
+                   "export int[[*]] sb(int[[*,*]] A, int n) = [A.size(i % 3) | i <- [0..<n]];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  try {
+    ir::interpret(c.optimized, "zipf", {ivec({1, 2}), ivec({1})});
+    FAIL("no error");
+  } catch (const ir::RuntimeError &e) {
+    CHECK(e.code == ir::Check::ZipSize);
+  }
+  CHECK(run2(c, "f", {ivec({1, 2})})[0].ints() == std::vector<int64_t>{3, 4});
+  CHECK(run2(c, "g", {Value::scalarInt(3)})[0].ints() == std::vector<int64_t>{3, 9, 15});
+  Value A = Value::arrayInt({1, 2, 3}, {1, 3});
+  CHECK(run2(c, "sz", {A, Value::scalarInt(1)})[0].i == 3);
+  CHECK(run2(c, "sz", {A, Value::scalarInt(0)})[0].i == 1);
+  CHECK(run2(c, "sb", {A, Value::scalarInt(2)})[0].ints() == std::vector<int64_t>{1, 3});
+  for (auto *m : {&c.lowered, &c.optimized}) {
+    CHECK_THROWS_AS(ir::interpret(*m, "sz", {A, Value::scalarInt(2)}), ir::RuntimeError);
+    CHECK_THROWS_AS(ir::interpret(*m, "sb", {A, Value::scalarInt(3)}), ir::RuntimeError);
+  }
+}
