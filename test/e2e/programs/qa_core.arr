@@ -3,6 +3,7 @@
 // Expected values computed by hand / Python, independently of arrc.
 //
 //   arrc run qa_core.arr -e lits 5  ==> (11, 211L, 7.5f, 2.505, 6.0, false)
+//   arrc run qa_core.arr -e lits2  ==> (-2147483648, -9223372036854775808L, 1000.0f, 1500.0, 0.025, 6, 10)
 //   arrc run qa_core.arr -e wraps 1  ==> (-2147483648, 2147483648L, -3, -1)
 //   arrc run qa_core.arr -e funs 5  ==> ((7, 4), (6, 5), 45, 133, [3.0, 2.0, 1.0])
 //   arrc run qa_core.arr -e lams "[1, 2, 3]"  ==> [1, 5, 11]
@@ -62,3 +63,4 @@ export int[[*]] inner_loop(int[[*]] xs) =
   [ (loop ((s, p) = (0, 1)) for i < x do (s + i, p * 2)).0 * 100
     + (loop ((s, p) = (0, 1)) for i < x do (s + i, p * 2)).1 | x <- xs ];
 export int[[*]] inner_while(int[[*]] xs) = [ loop (y = x) while y > 10 do y / 3 | x <- xs ];
+export (int, long, float, double, double, int, int) lits2() = (-2147483648, -9223372036854775808L, 1e3f, 1.5e3, 2.5e-2, - 3 * -2, 7 - -3);
