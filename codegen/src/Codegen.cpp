@@ -767,6 +767,18 @@ inline int64_t read_count(arrc::Context &ctx, const arrc::BufferPtr &buf, int64_
     fail("unknown built-in function '" + f + "'");
   }
 
+  static std::string guardCode(Check::Code code) {
+    switch (code) {
+    case Check::Bounds: return "ARRC_ERR_BOUNDS";
+    case Check::Shape: return "ARRC_ERR_SHAPE";
+    case Check::ZipSize: return "ARRC_ERR_ZIP";
+    case Check::Empty: return "ARRC_ERR_EMPTY";
+    case Check::Irregular: return "ARRC_ERR_SHAPE";
+    case Check::Other: break;
+    }
+    return "ARRC_ERR_GENERIC";
+  }
+
   std::string read(const ExpP &e, bool dev) {
     const ExpP &arr = e->args.at(0);
     if (arr->kind != Exp::Var) fail("Read of a non-variable array");
@@ -794,6 +806,12 @@ inline int64_t read_count(arrc::Context &ctx, const arrc::BufferPtr &buf, int64_
                        idx[static_cast<size_t>(k)] + ", " + a + "_n" + std::to_string(k) + ", " +
                        std::to_string(k) + ")");
     std::string zero = ek == ScalarKind::Bool ? "false" : "(" + std::string(clScalar(ek)) + ")0";
+    // A lowering guard (Module::guards) fails by reading index 1 of its
+    // one-element array: report the guarded check's own error, not bounds.
+    for (const auto &g : m_.guards)
+      if (g.var == arr->var)
+        return "((" + idx[0] + ") == 0 ? " + v + " : (arrc_raise(arrc_err, " + guardCode(g.code) +
+               ", " + std::to_string(e->checkPos) + ", -1, -1, 0), " + zero + "))";
     return "(" + join(checks, " && ") + " ? " + v + " : " + zero + ")";
   }
 

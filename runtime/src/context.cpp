@@ -68,12 +68,15 @@ std::string format_error(ErrorCode code, const std::string& pos, int64_t index,
     case ErrorCode::bounds:
       os << "index " << index << " out of bounds for axis " << axis << " of size " << extent;
       break;
+    // Sizes of -1 mean "not known here" (checks inside device code).
     case ErrorCode::shape:
-      os << "shape mismatch: " << index << " vs " << extent;
-      if (axis != 0) os << " (axis " << axis << ")";
+      os << "shape mismatch";
+      if (index >= 0 && extent >= 0) os << ": " << index << " vs " << extent;
+      if (axis > 0) os << " (axis " << axis << ")";
       break;
     case ErrorCode::zip:
-      os << "zip of arrays of unequal sizes: " << index << " vs " << extent;
+      os << "zip of arrays of unequal sizes";
+      if (index >= 0 && extent >= 0) os << ": " << index << " vs " << extent;
       break;
     case ErrorCode::empty:
       os << "maximum/minimum of an empty array";
