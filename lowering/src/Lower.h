@@ -113,7 +113,21 @@ public:
 
   // ---- emission
   int newVar(const std::string &name, Type t) { return mod.newVar(name, t); }
-  void emit(StmtP s) { cur->stmts.push_back(std::move(s)); }
+  void emit(StmtP s) {
+    if (!device)
+      for (int o : s->outs) hostVars.insert(o);
+    cur->stmts.push_back(std::move(s));
+  }
+  // Vars defined by host statements (and parameters) of the current export:
+  // only guards over these may be hoisted. Probes (throwaway lowering of a
+  // body at a sample index) set noHoist.
+  std::set<int> hostVars;
+  int noHoist = 0;
+  struct NoHoist {
+    Lowerer &L;
+    explicit NoHoist(Lowerer &l) : L(l) { L.noHoist++; }
+    ~NoHoist() { L.noHoist--; }
+  };
   ExpP bindScalar(const std::string &name, ExpP e);   // Let unless trivial
   int position(const Span &s);                         // Module::positions entry
   // Runs f with cur = a fresh block (device code when `dev`), returning it.

@@ -402,6 +402,7 @@ static void buildSpace(Lowerer &Lw, Space &sp, const std::vector<Qualifier> &qs)
     materializeSpace(Lw, sp, "context");
     bool hasSizeFetch = true;
     try {
+      Lowerer::NoHoist nh(Lw);
       Block probe = Lw.subBlock(true, [&] {
         auto idx = std::vector<ExpP>{constLong(0)};
         runLevels(Lw, sp, idx, 0, [&] {
@@ -584,6 +585,7 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
         idxVars.push_back(Lw.newVar("i", scalarT(ScalarKind::Long)));
         idx.push_back(varExp(idxVars.back(), scalarT(ScalarKind::Long)));
       }
+      Lowerer::NoHoist nh(Lw);
       Block probe = Lw.subBlock(true, [&] {
         runLevels(Lw, sp, idx, 0, [&] {
           Val h = Lw.lower(head);
@@ -655,7 +657,8 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
       // Seq heads (filters inside): Alloc + for-each fill.
       bool seq = false;
       {
-        Block probe = Lw.subBlock(true, [&] {
+        Lowerer::NoHoist nh(Lw);
+      Block probe = Lw.subBlock(true, [&] {
           std::vector<ExpP> idx(sp.dims.size(), constLong(0));
           runLevels(Lw, sp, idx, 0, [&] {
             seq = Lw.lower(head).kind == Val::Seq;

@@ -1017,12 +1017,12 @@ static void flattenParam(Lowerer &L, const std::string &name, const TypeP &t, in
 ExpP Lowerer::deviceGuard(ExpP ok, int pos, int code, std::vector<ExpP> values) {
   int64_t c;
   if (constValue(ok, c) && c) return constLong(0);
-  if (cur == deviceTop && hostBlock) {
+  if (!noHoist && cur == deviceTop && hostBlock) {
     std::set<int> vs;
     expVars(ok, vs);
     for (auto &v : values) expVars(v, vs);
     bool host = true;
-    for (int v : vs) host = host && v < deviceVarStart;
+    for (int v : vs) host = host && v < deviceVarStart && hostVars.count(v);
     if (host) {
       auto ch = std::make_shared<Check>();
       ch->code = Check::Code(code);
@@ -1051,6 +1051,7 @@ ExpP Lowerer::deviceGuard(ExpP ok, int pos, int code, std::vector<ExpP> values) 
 
 void Lowerer::lowerExport(const FunDecl &d, Function &out) {
   guardVars.clear();
+  hostVars.clear();
   out.name = d.name;
   out.span = d.span;
   out.resultType = d.result;
@@ -1066,6 +1067,7 @@ void Lowerer::lowerExport(const FunDecl &d, Function &out) {
     if (p.type->kind == arrc::Type::Func) error(p.span, "an exported function cannot take a function parameter");
     flattenParam(*this, p.name, p.type->isArray() ? p.type->elem : p.type, p.type->isArray() ? p.type->rank : 0, vars);
     out.paramVars.push_back(vars);
+    hostVars.insert(vars.begin(), vars.end());
     std::vector<ExpP> ls;
     for (int v : vars) ls.push_back(varExp(mod, v));
     size_t pos = 0;

@@ -748,3 +748,15 @@ TEST_CASE("QA-5/6/7: zip() size error code, leading let in a comprehension, comp
     CHECK_THROWS_AS(ir::interpret(*m, "sb", {A, Value::scalarInt(3)}), ir::RuntimeError);
   }
 }
+
+TEST_CASE("guards are hoisted only over host values, never from probes or over a SOAC's own index") {
+  auto c = compile("export int[[*]] h(int n) = [iota(5)[i] | i <- [0..<n]];\n"
+                   "export int[[*]] h2(int[[*]] xs) = [y | x <- xs, y <- iota(3)[0:x]];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  for (auto &f : c.lowered.functions) CHECK(countKind(f.body, ir::StmtKind::Check) == 0);
+  CHECK(run2(c, "h", {Value::scalarInt(3)})[0].ints() == std::vector<int64_t>{0, 1, 2});
+  CHECK(run2(c, "h2", {ivec({})})[0].ints().empty());
+  CHECK(run2(c, "h2", {ivec({1, 2})})[0].ints() == std::vector<int64_t>{0, 1, 0, 1, 2}); // l inclusive
+  CHECK_THROWS_AS(ir::interpret(c.optimized, "h", {Value::scalarInt(6)}), ir::RuntimeError);
+  CHECK_THROWS_AS(ir::interpret(c.optimized, "h2", {ivec({1, 5})}), ir::RuntimeError);
+}
