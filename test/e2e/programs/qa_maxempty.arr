@@ -1,4 +1,4 @@
-// QA pending (.qa/bugs.md QA-3): maximum/minimum of an empty inner comprehension.
+// QA held-out (was .qa/bugs.md QA-3, fixed): maximum/minimum of an empty inner comprehension.
 //
 //   arrc run qa_maxempty.arr -e top 0  ==> error: empty
 //   arrc run qa_maxempty.arr -e inner "[5, 0]"  ==> error: empty
