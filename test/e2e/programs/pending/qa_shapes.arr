@@ -1,4 +1,4 @@
-// QA pending (.qa/bugs.md QA-2): zip size checks inside nested comprehensions.
+// QA pending (.qa/bugs.md QA-2: now raises, but positioned in stdlib/linalg.arr, not at the call): zip size checks inside nested comprehensions.
 //
 //   arrc run qa_shapes.arr -e f "[[1.0, 2.0], [3.0, 4.0]]" "[1.0, 1.0, 1.0]"  ==> error: zip of arrays of unequal sizes
 //   arrc run qa_shapes.arr -e g "[1, 2]" "[1, 2, 3]"  ==> error: zip of arrays of unequal sizes
