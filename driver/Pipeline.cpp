@@ -1,6 +1,5 @@
-// The stages of `arrc`, in pipeline order. Each later stage plugs in here:
-// replace the notAvailable(...) line of its emit by a call into its library
-// (and add the library to driver/CMakeLists.txt).
+// The stages of `arrc`, in pipeline order: parse, type-check, lower,
+// optimise, generate; each --emit stops after its stage and prints it.
 #include "Pipeline.h"
 
 #include "arrc/Diagnostics.h"
@@ -62,11 +61,6 @@ std::string findStdlibDir(const char *argv0) {
 }
 
 namespace {
-
-[[maybe_unused]] int notAvailable(const std::string &what) {
-  std::cerr << "arrc: " << what << " is not available yet in this build\n";
-  return 1;
-}
 
 // Writes to -o OUT or stdout.
 class Output {
