@@ -1,6 +1,6 @@
 #include "arrc/AST.h"
 
-#include "AstWalk.h"
+#include "arrc/AstWalk.h"
 
 #include <utility>
 #include <vector>

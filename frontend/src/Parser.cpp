@@ -6,7 +6,7 @@
 #include <algorithm>
 #include "arrc/Frontend.h"
 
-#include "AstWalk.h"
+#include "arrc/AstWalk.h"
 
 #include "ArrLexer.h"
 #include "ArrParser.h"

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "arrc/AST.h"
+#include "arrc/AstWalk.h"
 #include "arrc/TypeCheck.h"
 
 #include <functional>
@@ -12,9 +13,6 @@ namespace arrc::tc {
 // A deep copy of an expression tree (types and resolutions are copied too).
 ExprP cloneExpr(const ExprP &e);
 IndexArg cloneIndexArg(const IndexArg &a);
-
-// Calls f on every direct sub-expression (in source order; null ones skipped).
-void forEachChild(Expr &e, const std::function<void(ExprP &)> &f);
 
 // Intrinsic signatures (Intrinsics.cpp).
 struct IntrinsicInfo {

@@ -1,4 +1,4 @@
-// Internal helpers over the AST: visiting the child expressions of a node
+// Helpers over the AST (shared by the frontend and the type checker): visiting the child expressions of a node
 // (in source order) and freeing deep trees without recursion.
 #pragma once
 
