@@ -10,7 +10,7 @@ PACKAGES=(
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers ocl-icd-libopencl1
   pocl-opencl-icd clinfo
   libcli11-dev doctest-dev
-  llvm-14-tools clang
+  llvm-14-tools clang libclang-rt-14-dev
   libboost-dev
 )
 

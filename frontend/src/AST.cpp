@@ -148,7 +148,9 @@ int exprDepth(const ExprP &root) {
   int best = 0;
   std::vector<std::pair<Expr *, int>> stack{{root.get(), 1}};
   while (!stack.empty()) {
-    auto [e, d] = stack.back();
+    // Not a structured binding: C++17 does not let the lambda below capture one.
+    Expr *e = stack.back().first;
+    int d = stack.back().second;
     stack.pop_back();
     if (d > best) best = d;
     forEachChild(*e, [&](ExprP &c) { stack.push_back({c.get(), d + 1}); });
