@@ -235,6 +235,8 @@ ContextImpl::~ContextImpl() {
   for (auto& [c, v] : free_lists)
     for (cl_mem m : v) clReleaseMemObject(m);
   if (err_buf) clReleaseMemObject(err_buf);
+  for (cl_mem m : {scan_ctl, scan_aggs, scan_incs})
+    if (m) clReleaseMemObject(m);
   if (pinned) {
     if (pinned_ptr) clEnqueueUnmapMemObject(queue, pinned, pinned_ptr, 0, nullptr, nullptr);
     clFinish(queue);
@@ -545,6 +547,12 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
   c.max_wg = device_val<size_t>(c.device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
   c.compute_units = device_val<cl_uint>(c.device, CL_DEVICE_MAX_COMPUTE_UNITS);
   c.local_mem = device_val<cl_ulong>(c.device, CL_DEVICE_LOCAL_MEM_SIZE);
+  if (c.gpu && ext.find("cl_nv_device_attribute_query") != std::string::npos) {
+    const cl_device_info kComputeCapabilityMajorNV = 0x4000;
+    const char* off = getenv_nonempty("ARRC_NV_WARP");
+    c.nv_warp = device_val<cl_uint>(c.device, kComputeCapabilityMajorNV) >= 7 &&
+                !(off && std::strcmp(off, "0") == 0);
+  }
 
   if (opt.profile >= 0) {
     c.profile = opt.profile > 0;

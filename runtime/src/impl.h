@@ -29,6 +29,10 @@ struct ContextImpl {
   cl_command_queue queue = nullptr;
   std::string device_name, platform_name, driver_version, device_version;
   bool gpu = false, fp64 = false, unified_memory = false;
+  // NVIDIA compute capability >= 7 (cl_nv_device_attribute_query): the
+  // primitives may use warp shuffles/ballots through inline PTX (see
+  // kernels.h, ARRC_NV). $ARRC_NV_WARP=0 turns it off (for A/B benchmarks).
+  bool nv_warp = false;
   size_t max_alloc = 0, global_mem = 0, max_wg = 0, compute_units = 0, local_mem = 0;
   std::string cache_dir;  // empty: disabled
   bool profile = false;
@@ -45,6 +49,13 @@ struct ContextImpl {
 
   // errors
   cl_mem err_buf = nullptr;
+
+  // look-back state of the single-pass scans (see scan_state() in
+  // primitives.cpp): tile counter, aggregate and inclusive-prefix words
+  // (capacity in 64-bit words each), and the epoch of the last launch.
+  cl_mem scan_ctl = nullptr, scan_aggs = nullptr, scan_incs = nullptr;
+  size_t scan_words = 0;
+  uint32_t scan_epoch = 0;
 
   // pinned staging buffer for large host<->device transfers (non-unified devices)
   cl_mem pinned = nullptr;

@@ -5,10 +5,83 @@ namespace arrc::detail {
 
 // Work-group helpers instantiated for a scan type S with operator OP and
 // neutral NE; placeholders $S $OP $NE $N (name suffix).
+// NVIDIA warp primitives through inline PTX (the NVIDIA OpenCL compiler
+// accepts `asm`; OpenCL 1.2 has no sub-group functions there). Included, with
+// `#define ARRC_NV 1`, only for devices of compute capability >= 7, where
+// the .sync forms exist and a warp is 32 consecutive local ids.
+inline const char* kNvWarp = R"CLC(
+#define ARRC_NV 1
+inline uint arrc_nv_shup(uint x, uint d) {
+  uint r; asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(r) : "r"(x), "r"(d)); return r;
+}
+inline uint arrc_nv_shdown(uint x, uint d) {
+  uint r; asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(x), "r"(d)); return r;
+}
+inline uint arrc_nv_ballot(int p) {
+  uint r;
+  asm volatile("{ .reg .pred q; setp.ne.s32 q, %1, 0; vote.sync.ballot.b32 %0, q, 0xffffffff; }" : "=r"(r) : "r"(p));
+  return r;
+}
+)CLC";
+
+// Work-group helpers instantiated for a scan type S with operator OP and
+// neutral NE; placeholders $S $OP $NE $N (name suffix).
 inline const char* kWgHelpers = R"CLC(
-// Inclusive work-group scan (Kogge-Stone) of one value per work-item; after
-// return sh[0..WG) holds the inclusive prefixes.
-inline $S arrc_wg_scan_$N($S x, __local $S* sh) {
+#ifndef ARRC_SH
+#define ARRC_SH (WG > 64 ? WG : 64)
+#endif
+#ifndef ARRC_LBM
+#define ARRC_LBM 1
+#endif
+#ifndef ARRC_SPIN_NS
+#define ARRC_SPIN_NS 0
+#endif
+#define ARRC_WORDS_$N ((int)((sizeof($S) + 3) / 4))
+typedef union { $S s; uint w[(sizeof($S) + 3) / 4]; } arrc_words_$N;
+#ifdef ARRC_NV
+inline $S arrc_shup_$N($S v, uint d) {
+  arrc_words_$N u;
+  u.s = v;
+  for (int i = 0; i < ARRC_WORDS_$N; ++i) u.w[i] = arrc_nv_shup(u.w[i], d);
+  return u.s;
+}
+inline $S arrc_shdown_$N($S v, uint d) {
+  arrc_words_$N u;
+  u.s = v;
+  for (int i = 0; i < ARRC_WORDS_$N; ++i) u.w[i] = arrc_nv_shdown(u.w[i], d);
+  return u.s;
+}
+// Inclusive scan across the 32 lanes of a warp.
+inline $S arrc_warp_scan_$N($S x, int lane) {
+  for (uint d = 1; d < 32; d <<= 1) {
+    $S y = arrc_shup_$N(x, d);
+    if (lane >= d) x = $OP(y, x);
+  }
+  return x;
+}
+// Exclusive work-group scan of one value per work-item (NE at local id 0);
+// *total gets the sum of all. Warp scans by shuffles, then one warp scans
+// the warp totals: two barriers. sh: at least 64 elements, not written
+// again by the caller before its next barrier.
+inline $S arrc_wg_scan_$N($S x, __local $S* sh, $S* total) {
+  int lid = get_local_id(0), lane = lid & 31, w = lid >> 5;
+  $S y = arrc_warp_scan_$N(x, lane);
+  $S e = arrc_shup_$N(y, 1);
+  if (lane == 31) sh[w] = y;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (w == 0) {
+    $S s = lane < WG / 32 ? sh[lane] : $NE;
+    sh[32 + lane] = arrc_warp_scan_$N(s, lane);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  *total = sh[32 + WG / 32 - 1];
+  $S wp = w > 0 ? sh[32 + w - 1] : $NE;
+  return lane > 0 ? $OP(wp, e) : wp;
+}
+#else
+// Exclusive work-group scan (Kogge-Stone over local memory), as above.
+// sh: at least max(WG, 64) elements.
+inline $S arrc_wg_scan_$N($S x, __local $S* sh, $S* total) {
   int lid = get_local_id(0);
   sh[lid] = x;
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -19,43 +92,118 @@ inline $S arrc_wg_scan_$N($S x, __local $S* sh) {
     if (lid >= off) { x = $OP(y, x); sh[lid] = x; }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  return x;
+  *total = sh[WG - 1];
+  return lid > 0 ? sh[lid - 1] : $NE;
 }
+#endif
 // Decoupled look-back (single pass chained scan). Tiles take ids in launch
-// order from an atomic counter, so every tile a tile waits for has started.
-// Each tile publishes its aggregate (aggs) and later its inclusive prefix
-// (incs) as 32-bit words, each stored as one 64-bit word (1 << 32 | word)
-// with an atomic exchange; readers read words with atomics and wait until
-// every word carries the tag. No cross-work-group fence is needed (OpenCL
-// 1.2 mem_fence is not guaranteed to order globally across work-groups).
-// The buffers must be zeroed before the launch.
-#define ARRC_WORDS_$N ((int)((sizeof($S) + 3) / 4))
-typedef union { $S s; uint w[(sizeof($S) + 3) / 4]; } arrc_words_$N;
-inline void arrc_publish_$N(__global ulong* buf, int t, $S v) {
+// order from an atomic counter (ctl[0], which the last tile resets to 0 for
+// the next launch), so every tile a tile waits for has started. Each tile
+// publishes its aggregate (aggs) and later its inclusive prefix (incs) as
+// 32-bit words, each stored as one 64-bit word (epoch << 32 | word);
+// readers wait until every word they need carries this launch's epoch, so
+// no cross-work-group fence is needed (OpenCL 1.2 mem_fence does not order
+// globally across work-groups; NVIDIA compiles it to membar.cta), and the
+// buffers need no clearing between launches: the host gives each launch a
+// new epoch (see ScanState in primitives.cpp).
+inline void arrc_publish_$N(__global ulong* buf, int t, $S v, uint epoch) {
   arrc_words_$N u;
   u.s = v;
   for (int i = 0; i < ARRC_WORDS_$N; ++i)
-    atom_xchg(&buf[(long)t * ARRC_WORDS_$N + i], (1ul << 32) | (ulong)u.w[i]);
+    atom_xchg(&buf[(long)t * ARRC_WORDS_$N + i], ((ulong)epoch << 32) | (ulong)u.w[i]);
 }
-inline $S arrc_fetch_$N(__global ulong* buf, int t) {
+#ifdef ARRC_NV
+// Aligned 64-bit volatile loads are single-copy atomic and read from L2.
+#define ARRC_PEEK(p) (*(volatile __global ulong*)(p))
+#else
+#define ARRC_PEEK(p) atom_add((p), 0ul)
+#endif
+#define ARRC_TAGGED(x, epoch) ((uint)((x) >> 32) == (epoch))
+// Words 1.. of tile k's published value (word 0 given), waiting for each.
+inline $S arrc_tile_value_$N(__global ulong* buf, int k, uint w0, uint epoch) {
   arrc_words_$N u;
-  for (int i = 0; i < ARRC_WORDS_$N; ++i) {
+  u.w[0] = w0;
+  for (int i = 1; i < ARRC_WORDS_$N; ++i) {
     ulong x;
-    do { x = atom_add(&buf[(long)t * ARRC_WORDS_$N + i], 0ul); } while ((x >> 32) == 0);
+    do { x = ARRC_PEEK(&buf[(long)k * ARRC_WORDS_$N + i]); } while (!ARRC_TAGGED(x, epoch));
     u.w[i] = (uint)x;
   }
   return u.s;
 }
-// Returns the exclusive prefix of tile t in every work-item.
-inline $S arrc_lookback_$N(int t, $S total, __global ulong* aggs, __global ulong* incs,
+#ifdef ARRC_NV
+// Returns the exclusive prefix of tile t in every work-item (ends with a
+// barrier). Warp 0 looks back over a window of 32 * ARRC_LBM tiles, lane l
+// taking tiles k0 - l - 32m; all status words of the window are loaded at
+// once. Each 32-tile chunk, nearest first, is combined up to the nearest
+// inclusive prefix by a shuffle tree. lv, lf, lctl: the portable version's
+// scratch, unused here.
+inline $S arrc_lookback_$N(int t, $S total, __global ulong* aggs, __global ulong* incs, uint epoch,
+                           __local $S* lv, __local int* lf, __local int* lctl, __local $S* lex) {
+  int lid = get_local_id(0);
+  if (lid < 32) {
+    $S ex = $NE;
+    if (t == 0) {
+      if (lid == 0) arrc_publish_$N(incs, 0, total, epoch);
+    } else {
+      if (lid == 0) arrc_publish_$N(aggs, t, total, epoch);
+      for (int k0 = t - 1;; k0 -= 32 * ARRC_LBM) {
+        ulong xi[ARRC_LBM], xa[ARRC_LBM];
+#pragma unroll
+        for (int m = 0; m < ARRC_LBM; ++m) {
+          int k = k0 - 32 * m - lid;
+          // before tile 0: as if an inclusive prefix NE
+          xi[m] = k >= 0 ? ARRC_PEEK(&incs[(long)k * ARRC_WORDS_$N]) : ((ulong)epoch << 32);
+          xa[m] = k >= 0 ? ARRC_PEEK(&aggs[(long)k * ARRC_WORDS_$N]) : 0;
+        }
+        int done = 0;
+#pragma unroll
+        for (int m = 0; m < ARRC_LBM; ++m) {
+          if (done) break;
+          int k = k0 - 32 * m - lid;
+          while (!ARRC_TAGGED(xi[m], epoch) && !ARRC_TAGGED(xa[m], epoch)) {
+#if ARRC_SPIN_NS > 0
+            asm volatile("nanosleep.u32 %0;" ::"r"(ARRC_SPIN_NS));
+#endif
+            xi[m] = ARRC_PEEK(&incs[(long)k * ARRC_WORDS_$N]);
+            xa[m] = ARRC_PEEK(&aggs[(long)k * ARRC_WORDS_$N]);
+          }
+          int inclusive = ARRC_TAGGED(xi[m], epoch);
+          $S v = k < 0 ? $NE
+                       : arrc_tile_value_$N(inclusive ? incs : aggs, k,
+                                            (uint)(inclusive ? xi[m] : xa[m]), epoch);
+          uint inc = arrc_nv_ballot(inclusive);
+          // lanes 0..last (tiles k..k-last) belong to the window
+          int last = inc ? 31 - clz(inc & (0u - inc)) : 31;
+          for (uint d = 1; d < 32; d <<= 1) {
+            $S y = arrc_shdown_$N(v, d);
+            if (lid + d <= last) v = $OP(y, v);
+          }
+          ex = $OP(v, ex);
+          done = inc != 0;
+        }
+        if (done) break;
+      }
+      if (lid == 0) arrc_publish_$N(incs, t, $OP(ex, total), epoch);
+    }
+    if (lid == 0) *lex = ex;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return *lex;
+}
+#else
+// Returns the exclusive prefix of tile t in every work-item (ends with a
+// barrier). ARRC_LB work-items each wait for one earlier tile; work-item 0
+// combines the window up to the nearest inclusive prefix.
+inline $S arrc_lookback_$N(int t, $S total, __global ulong* aggs, __global ulong* incs, uint epoch,
                            __local $S* lv, __local int* lf, __local int* lctl, __local $S* lex) {
   int lid = get_local_id(0);
   if (t == 0) {
-    if (lid == 0) arrc_publish_$N(incs, 0, total);
-    return $NE;
+    if (lid == 0) { arrc_publish_$N(incs, 0, total, epoch); *lex = $NE; }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *lex;
   }
   if (lid == 0) {
-    arrc_publish_$N(aggs, t, total);
+    arrc_publish_$N(aggs, t, total, epoch);
     *lctl = t - 1;
     *lex = $NE;
   }
@@ -64,15 +212,20 @@ inline $S arrc_lookback_$N(int t, $S total, __global ulong* aggs, __global ulong
     int k0 = *lctl;
     if (lid < ARRC_LB) {
       int k = k0 - lid;
-      int f = 2;
       if (k >= 0) {
+        ulong x;
+        int f;
         for (;;) {
-          if ((atom_add(&incs[(long)k * ARRC_WORDS_$N], 0ul) >> 32) != 0) { f = 2; break; }
-          if ((atom_add(&aggs[(long)k * ARRC_WORDS_$N], 0ul) >> 32) != 0) { f = 1; break; }
+          x = ARRC_PEEK(&incs[(long)k * ARRC_WORDS_$N]);
+          if (ARRC_TAGGED(x, epoch)) { f = 2; break; }
+          x = ARRC_PEEK(&aggs[(long)k * ARRC_WORDS_$N]);
+          if (ARRC_TAGGED(x, epoch)) { f = 1; break; }
         }
-        lv[lid] = arrc_fetch_$N(f == 2 ? incs : aggs, k);
+        lf[lid] = f;
+        lv[lid] = arrc_tile_value_$N(f == 2 ? incs : aggs, k, (uint)x, epoch);
+      } else {
+        lf[lid] = 2;
       }
-      lf[lid] = f;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
@@ -84,62 +237,90 @@ inline $S arrc_lookback_$N(int t, $S total, __global ulong* aggs, __global ulong
       }
       *lex = ex;
       *lctl = stop ? -1 : k0 - ARRC_LB;
-      if (stop) arrc_publish_$N(incs, t, $OP(ex, total));
+      if (stop) arrc_publish_$N(incs, t, $OP(ex, total), epoch);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (*lctl < 0) break;
   }
   return *lex;
 }
+#endif
+// The tile id of this work-group (see the look-back above); ntiles: tiles
+// in the launch.
+inline int arrc_take_tile(__global int* ctl, long ntiles, __local int* ltile) {
+  if (get_local_id(0) == 0) {
+    int t = atomic_inc(&ctl[0]);
+    if (t == ntiles - 1) atomic_xchg(&ctl[0], 0);
+    *ltile = t;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return *ltile;
+}
 )CLC";
 
 // Single-pass scan over the adapter (ST, arrc_sop, ARRC_SNE, arrc_sload,
-// arrc_sstore). ctl[0] = tile counter, ctl[1..] = tile flags (zeroed).
+// arrc_sstore). ctl, aggs, incs, epoch: the look-back state (kWgHelpers).
 inline const char* kScan = R"CLC(
 #define TILE (WG * VT)
 #define LPAD(i) ((i) + ((i) >> 5))
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void arrc_scan(long n, int inclusive, __global int* ctl, __global ulong* aggs, __global ulong* incs ARRC_PARAMS) {
+void arrc_scan(long n, int inclusive, __global int* ctl, __global ulong* aggs, __global ulong* incs,
+               uint epoch ARRC_PARAMS) {
   __local ST tile[LPAD(TILE) + 1];
-  __local ST sums[WG];
+  __local ST sums[ARRC_SH];
   __local ST lv[ARRC_LB];
   __local int lf[ARRC_LB];
   __local int lctl, ltile;
   __local ST lex;
   int lid = get_local_id(0);
-  if (lid == 0) ltile = atomic_inc(&ctl[0]);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  int t = ltile;
+  int t = arrc_take_tile(ctl, (n + TILE - 1) / TILE, &ltile);
   long base = (long)t * TILE;
+#ifdef ARRC_NV
+  // Each warp stages its own 32 * VT elements (coalesced loads, blocked
+  // reads) and synchronises only itself: no work-group barrier here.
+  int lane = lid & 31;
+  __local ST* wt = tile + LPAD((lid >> 5) * 32 * VT);
+  long wbase = base + (lid >> 5) * 32 * VT;
+#define ARRC_STAGE_SYNC() asm volatile("bar.warp.sync 0xffffffff;" ::: "memory")
+#define ARRC_STRIPED(j) ((j) * 32 + lane)
+#else
+  int lane = lid;
+  __local ST* wt = tile;
+  long wbase = base;
+#define ARRC_STAGE_SYNC() barrier(CLK_LOCAL_MEM_FENCE)
+#define ARRC_STRIPED(j) ((j) * WG + lid)
+#endif
+#pragma unroll
   for (int j = 0; j < VT; ++j) {
-    int li = j * WG + lid;
-    long i = base + li;
-    if (i < n) tile[LPAD(li)] = arrc_sload(i);
+    int li = ARRC_STRIPED(j);
+    if (wbase + li < n) wt[LPAD(li)] = arrc_sload(wbase + li);
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  long rem = n - base - (long)lid * VT;
+  ARRC_STAGE_SYNC();
+  long rem = n - wbase - (long)lane * VT;
   int cnt = rem <= 0 ? 0 : (rem >= VT ? VT : (int)rem);
   ST acc = ARRC_SNE;
   if (cnt > 0) {
-    acc = tile[LPAD(lid * VT)];
-    for (int j = 1; j < cnt; ++j) acc = arrc_sop(acc, tile[LPAD(lid * VT + j)]);
+    acc = wt[LPAD(lane * VT)];
+    for (int j = 1; j < cnt; ++j) acc = arrc_sop(acc, wt[LPAD(lane * VT + j)]);
   }
-  arrc_wg_scan_s(acc, sums);
-  ST total = sums[WG - 1];
-  ST prefix = arrc_lookback_s(t, total, aggs, incs, lv, lf, &lctl, &lex);
-  ST run = lid > 0 ? arrc_sop(prefix, sums[lid - 1]) : prefix;
+  ST total;
+  ST ex = arrc_wg_scan_s(acc, sums, &total);
+  ST prefix = arrc_lookback_s(t, total, aggs, incs, epoch, lv, lf, &lctl, &lex);
+  ST run = arrc_sop(prefix, ex);
   for (int j = 0; j < cnt; ++j) {
-    ST x = tile[LPAD(lid * VT + j)];
+    ST x = wt[LPAD(lane * VT + j)];
     ST nx = arrc_sop(run, x);
-    tile[LPAD(lid * VT + j)] = inclusive ? nx : run;
+    wt[LPAD(lane * VT + j)] = inclusive ? nx : run;
     run = nx;
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
+  ARRC_STAGE_SYNC();
+#pragma unroll
   for (int j = 0; j < VT; ++j) {
-    int li = j * WG + lid;
-    long i = base + li;
-    if (i < n) arrc_sstore(i, tile[LPAD(li)]);
+    int li = ARRC_STRIPED(j);
+    if (wbase + li < n) arrc_sstore(wbase + li, wt[LPAD(li)]);
   }
+#undef ARRC_STAGE_SYNC
+#undef ARRC_STRIPED
 }
 )CLC";
 
@@ -218,19 +399,61 @@ void arrc_reduce_final(long m, __global const T* partial, __global T* out, long 
 inline const char* kCompact = R"CLC(
 #define TILE (WG * VT)
 #define LPAD(i) ((i) + ((i) >> 5))
+#ifdef ARRC_NV
+// Rows of WG elements (striped: element j*WG + lid of the tile is item j of
+// work-item lid) are loaded straight into registers; a ballot per row and
+// warp gives the count and each kept element's rank; the (row, warp) counts
+// are scanned in tile order, and values go from registers to `out`.
+#define NWARP (WG / 32)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void arrc_compact(long n, __global int* ctl, __global ulong* aggs, __global ulong* incs,
+void arrc_compact(long n, __global int* ctl, __global ulong* aggs, __global ulong* incs, uint epoch,
+                  __global T* out, long out_off, __global long* count_out ARRC_PARAMS) {
+  __local CT rows[VT * NWARP];
+  __local CT sums[ARRC_SH];
+  __local CT lv[ARRC_LB];
+  __local int lf[ARRC_LB];
+  __local int lctl, ltile;
+  __local CT lex;
+  int lid = get_local_id(0), lane = lid & 31, w = lid >> 5;
+  int t = arrc_take_tile(ctl, (n + TILE - 1) / TILE, &ltile);
+  long base = (long)t * TILE;
+  T vals[VT];
+  uint masks[VT];
+#pragma unroll
+  for (int j = 0; j < VT; ++j) {
+    long i = base + j * WG + lid;
+    if (i < n) vals[j] = arrc_load(i ARRC_ARGS);
+  }
+#pragma unroll
+  for (int j = 0; j < VT; ++j) {
+    long i = base + j * WG + lid;
+    masks[j] = arrc_nv_ballot(i < n && arrc_keep(i, vals[j] ARRC_ARGS));
+    if (lane == 0) rows[j * NWARP + w] = (CT)popcount(masks[j]);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  CT total;
+  CT ex = arrc_wg_scan_c(lid < VT * NWARP ? rows[lid] : 0, sums, &total);
+  if (lid < VT * NWARP) rows[lid] = ex;
+  CT prefix = arrc_lookback_c(t, total, aggs, incs, epoch, lv, lf, &lctl, &lex);
+  uint below = (1u << lane) - 1u;
+#pragma unroll
+  for (int j = 0; j < VT; ++j)
+    if ((masks[j] >> lane) & 1u)
+      out[out_off + prefix + rows[j * NWARP + w] + popcount(masks[j] & below)] = vals[j];
+  if (lid == 0 && base + TILE >= n) count_out[0] = (long)(prefix + total);
+}
+#else
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_compact(long n, __global int* ctl, __global ulong* aggs, __global ulong* incs, uint epoch,
                   __global T* out, long out_off, __global long* count_out ARRC_PARAMS) {
   __local T tile[LPAD(TILE) + 1];
-  __local CT sums[WG];
+  __local CT sums[ARRC_SH];
   __local CT lv[ARRC_LB];
   __local int lf[ARRC_LB];
   __local int lctl, ltile;
   __local CT lex;
   int lid = get_local_id(0);
-  if (lid == 0) ltile = atomic_inc(&ctl[0]);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  int t = ltile;
+  int t = arrc_take_tile(ctl, (n + TILE - 1) / TILE, &ltile);
   long base = (long)t * TILE;
   for (int j = 0; j < VT; ++j) {
     int li = j * WG + lid;
@@ -250,16 +473,16 @@ void arrc_compact(long n, __global int* ctl, __global ulong* aggs, __global ulon
       if (arrc_keep(base + lid * VT + j, v ARRC_ARGS)) { mask |= 1u << j; c++; }
     }
   }
-  CT incl = arrc_wg_scan_c(c, sums);
-  CT total = sums[WG - 1];
-  CT prefix = arrc_lookback_c(t, total, aggs, incs, lv, lf, &lctl, &lex);
-  CT pos = incl - c;
+  CT total;
+  CT pos = arrc_wg_scan_c(c, sums, &total);
+  CT prefix = arrc_lookback_c(t, total, aggs, incs, epoch, lv, lf, &lctl, &lex);
   for (int j = 0; j < VT; ++j)
     if (mask & (1u << j)) { tile[LPAD(pos)] = vals[j]; pos++; }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (CT li = lid; li < total; li += WG) out[out_off + prefix + li] = tile[LPAD(li)];
   if (lid == 0 && base + TILE >= n) count_out[0] = (long)(prefix + total);
 }
+#endif
 )CLC";
 
 inline const char* kMisc = R"CLC(
@@ -392,7 +615,7 @@ void arrc_radix_scatter(long n, int shift, int ntiles, __global const KT* kin, _
   __local VALS lvv[RTILE];
 #endif
   __local int lc[16 * WG];
-  __local int sums[WG];
+  __local int sums[ARRC_SH];
   __local int dbase[16], gbase[16];
   int lid = get_local_id(0);
   int t = get_group_id(0);
@@ -433,8 +656,8 @@ void arrc_radix_scatter(long n, int shift, int ntiles, __global const KT* kin, _
   // exclusive scan of lc (digit-major): each work-item scans 16 consecutive entries
   int s = 0;
   for (int e = 0; e < 16; ++e) s += lc[lid * 16 + e];
-  int incl = arrc_wg_scan_i(s, sums);
-  int run = incl - s;
+  int total;
+  int run = arrc_wg_scan_i(s, sums, &total);
   for (int e = 0; e < 16; ++e) { int v = lc[lid * 16 + e]; lc[lid * 16 + e] = run; run += v; }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid < 16) { dbase[lid] = lc[lid * WG]; gbase[lid] = offsets[lid * ntiles + t]; }

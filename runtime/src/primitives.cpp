@@ -71,6 +71,9 @@ std::string helpers(const std::string& S, const std::string& OP, const std::stri
 struct Config {
   int wg = 256;       // reduce, radix sort, histogram
   int scan_wg = 256;  // chained scan / compaction
+  int lookback_chunks = 1;  // NVIDIA look-back window: 32 tiles per chunk
+  int spin_ns = 0;          // NVIDIA look-back: nanosleep between polls
+  std::string options;      // build options of scan/compaction programs
   size_t tile_bytes = 16384;
   int vt4 = 16;  // items per work-item for 4-byte scan elements
   size_t groups = 0;
@@ -84,17 +87,26 @@ int env_int(const char* name, int dflt) {
 // Tuning knobs (environment, for benchmarking): ARRC_WG (scan/compaction
 // work-group size, power of two), ARRC_TILE_BYTES (bytes of local tile per
 // work-group in scan/compaction), ARRC_GROUPS_PER_CU (reduce/histogram
-// groups per CU). Defaults: GPUs 512 / 32 KiB (best on the H100, see
+// groups per CU), ARRC_LOOKBACK_CHUNKS (look-back window of the NVIDIA
+// path, in chunks of 32 tiles). Defaults: GPUs 512 / 32 KiB (best on the H100, see
 // docs/performance.md), CPUs 256 / 16 KiB.
 Config config(Context& ctx) {
   static const int wg_env = env_int("ARRC_WG", 0);
   static const int tile_env = env_int("ARRC_TILE_BYTES", 0);
   static const int gpc_env = env_int("ARRC_GROUPS_PER_CU", 0);
+  static const int lbm_env = env_int("ARRC_LOOKBACK_CHUNKS", 0);
   Config c;
+  static const int spin_env = env_int("ARRC_SPIN_NS", -1);
+  static const int rreg_env = env_int("ARRC_NV_MAXRREG", 0);
+  if (lbm_env > 0) c.lookback_chunks = std::min(lbm_env, 16);
+  if (spin_env >= 0) c.spin_ns = spin_env;
+  if (rreg_env > 0 && ctx.impl().nv_warp) c.options = "-cl-nv-maxrregcount=" + std::to_string(rreg_env);
   size_t m = ctx.max_work_group_size();
   while (static_cast<size_t>(c.wg) > m) c.wg /= 2;
   c.scan_wg = wg_env > 0 ? wg_env : (ctx.is_gpu() ? 512 : 256);
   while (static_cast<size_t>(c.scan_wg) > m) c.scan_wg /= 2;
+  // the warp paths (ARRC_NV) need whole warps
+  if (ctx.impl().nv_warp) c.scan_wg = std::clamp(c.scan_wg / 32 * 32, 32, 1024);
   c.tile_bytes = tile_env > 0 ? static_cast<size_t>(tile_env) : (ctx.is_gpu() ? 32768 : 16384);
   // keep the tile well inside local memory (other __local arrays need room)
   while (c.tile_bytes > 1024 && c.tile_bytes + 4096 > ctx.local_mem_bytes()) c.tile_bytes /= 2;
@@ -136,6 +148,7 @@ std::string assemble(Context& ctx, const ElemType& t, const Operator* op, const 
   s += "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n";
   s += "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n";
   s += kernel_prelude();
+  if (ctx.impl().nv_warp) s += detail::kNvWarp;
   s += t.prelude;
   s += "\n#define T " + t.name + "\n";
   if (op) {
@@ -191,26 +204,51 @@ struct Launch {
   }
 };
 
-std::string cfg_defines(int wg, int vt) {
+std::string cfg_defines(const Config& c, int wg, int vt) {
   return "#define WG " + std::to_string(wg) + "\n#define VT " + std::to_string(vt) +
-         "\n#define ARRC_LB 32\n";
+         "\n#define ARRC_LB 32\n#define ARRC_LBM " + std::to_string(c.lookback_chunks) +
+         "\n#define ARRC_SPIN_NS " + std::to_string(c.spin_ns) + "\n";
 }
 
-struct ScanTemps {
-  BufferPtr ctl, aggs, incs;
+// The look-back state (kWgHelpers) is kept in the context and reused by
+// every scan and compaction, so a launch costs no clearing: the tile counter
+// is reset by each launch's last tile, and the status words carry the epoch
+// of the launch that wrote them (a new one per launch; at wrap-around, and
+// when the buffers grow, they are zeroed once).
+struct ScanState {
+  cl_mem ctl, aggs, incs;
+  cl_uint epoch;
 };
-// Tile counter + tagged-word publication buffers (see kWgHelpers), zeroed.
-ScanTemps scan_temps(Context& ctx, int64_t ntiles, size_t elem) {
-  ScanTemps t;
-  size_t words = (elem + 3) / 4;
-  size_t bytes = static_cast<size_t>(ntiles) * words * sizeof(uint64_t);
-  t.ctl = ctx.alloc(sizeof(int32_t));
-  t.aggs = ctx.alloc(bytes);
-  t.incs = ctx.alloc(bytes);
-  ctx.fill_zero(t.ctl->mem(), 0, sizeof(int32_t));
-  ctx.fill_zero(t.aggs->mem(), 0, bytes);
-  ctx.fill_zero(t.incs->mem(), 0, bytes);
-  return t;
+cl_mem create_zeroed(Context& ctx, size_t bytes) {
+  cl_int err = CL_SUCCESS;
+  cl_mem m = clCreateBuffer(ctx.context(), CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  if (err != CL_SUCCESS)
+    throw Error("out of device memory: allocating " + std::to_string(bytes) +
+                " bytes of scan state on " + ctx.device_name() + " (OpenCL error " +
+                std::to_string(err) + ")");
+  ctx.fill_zero(m, 0, bytes);
+  return m;
+}
+ScanState scan_state(Context& ctx, int64_t ntiles, size_t elem) {
+  detail::ContextImpl& c = ctx.impl();
+  size_t words = static_cast<size_t>(ntiles) * ((elem + 3) / 4);
+  if (!c.scan_ctl) c.scan_ctl = create_zeroed(ctx, sizeof(cl_int));
+  if (words > c.scan_words) {
+    size_t cap = std::max<size_t>({words, 2 * c.scan_words, 4096});
+    for (cl_mem* m : {&c.scan_aggs, &c.scan_incs}) {
+      if (*m) clReleaseMemObject(*m);
+      *m = nullptr;
+    }
+    c.scan_words = 0;
+    c.scan_aggs = create_zeroed(ctx, cap * sizeof(cl_ulong));
+    c.scan_incs = create_zeroed(ctx, cap * sizeof(cl_ulong));
+    c.scan_words = cap;
+  } else if (c.scan_epoch == UINT32_MAX) {
+    ctx.fill_zero(c.scan_aggs, 0, c.scan_words * sizeof(cl_ulong));
+    ctx.fill_zero(c.scan_incs, 0, c.scan_words * sizeof(cl_ulong));
+    c.scan_epoch = 0;
+  }
+  return {c.scan_ctl, c.scan_aggs, c.scan_incs, ++c.scan_epoch};
 }
 
 // Core chained scan over an adapter (ST etc. defined in `adapter`).
@@ -221,19 +259,20 @@ void run_scan(Context& ctx, const ElemType& t, const Operator* op, const Fused& 
   Config c = config(ctx);
   int vt = items_per_thread(c, st_size);
   std::string body = adapter + helpers("ST", sop, sne, "s") + detail::kScan;
-  std::string src = assemble(ctx, t, op, in, cfg_defines(c.scan_wg, vt), body);
-  cl_kernel k = ctx.kernel(src, "", "arrc_scan");
+  std::string src = assemble(ctx, t, op, in, cfg_defines(c, c.scan_wg, vt), body);
+  cl_kernel k = ctx.kernel(src, c.options, "arrc_scan");
   int64_t tile = static_cast<int64_t>(c.scan_wg) * vt;
   int64_t ntiles = (n + tile - 1) / tile;
   if (ntiles >= INT_MAX) throw Error("scan: input too large");
-  ScanTemps tmp = scan_temps(ctx, ntiles, st_size);
+  ScanState st = scan_state(ctx, ntiles, st_size);
   (void)st_name;
   Launch(ctx, k)
       .val<cl_long>(n)
       .val<cl_int>(inclusive ? 1 : 0)
-      .mem(tmp.ctl->mem())
-      .mem(tmp.aggs->mem())
-      .mem(tmp.incs->mem())
+      .mem(st.ctl)
+      .mem(st.aggs)
+      .mem(st.incs)
+      .val<cl_uint>(st.epoch)
       .extra(in)
       .run(static_cast<size_t>(ntiles) * c.scan_wg, c.scan_wg);
 }
@@ -264,7 +303,7 @@ void reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n, cons
             cl_mem out, int64_t out_index) {
   Config c = config(ctx);
   int vt = items_per_thread(c, t.size);
-  std::string src = assemble(ctx, t, &op, in, cfg_defines(c.wg, vt), detail::kReduce);
+  std::string src = assemble(ctx, t, &op, in, cfg_defines(c, c.wg, vt), detail::kReduce);
   int64_t tile = static_cast<int64_t>(c.wg) * vt;
   size_t groups = std::max<size_t>(
       1, std::min<size_t>(c.groups, static_cast<size_t>((std::max<int64_t>(n, 1) + tile - 1) / tile)));
@@ -315,19 +354,20 @@ int64_t compact(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_
   int vt = std::min(items_per_thread(c, t.size), 16);
   bool big = n >= INT_MAX;
   std::string ct = big ? "long" : "int";
-  std::string defs = cfg_defines(c.scan_wg, vt) + "#define CT " + ct + "\n";
+  std::string defs = cfg_defines(c, c.scan_wg, vt) + "#define CT " + ct + "\n";
   std::string body = "inline CT arrc_cadd(CT a, CT b) { return a + b; }\n" +
                      helpers("CT", "arrc_cadd", "(CT)0", "c") + detail::kCompact;
   std::string src = assemble(ctx, t, nullptr, in, defs, body);
-  cl_kernel k = ctx.kernel(src, "", "arrc_compact");
+  cl_kernel k = ctx.kernel(src, c.options, "arrc_compact");
   int64_t tile = static_cast<int64_t>(c.scan_wg) * vt;
   int64_t ntiles = (n + tile - 1) / tile;
-  ScanTemps tmp = scan_temps(ctx, ntiles, big ? 8 : 4);
+  ScanState st = scan_state(ctx, ntiles, big ? 8 : 4);
   Launch(ctx, k)
       .val<cl_long>(n)
-      .mem(tmp.ctl->mem())
-      .mem(tmp.aggs->mem())
-      .mem(tmp.incs->mem())
+      .mem(st.ctl)
+      .mem(st.aggs)
+      .mem(st.incs)
+      .val<cl_uint>(st.epoch)
       .mem(out)
       .val<cl_long>(out_offset)
       .mem(count_out)
@@ -675,18 +715,19 @@ inline long arrc_ladd(long a, long b) { return a + b; }
   int vt = items_per_thread(c, 8);
   std::string body = std::string(adapter) + helpers("ST", "arrc_sop", "ARRC_SNE", "s") +
                      detail::kScan + detail::kExpand;
-  std::string src = assemble(ctx, t, nullptr, f, cfg_defines(c.scan_wg, vt), body);
+  std::string src = assemble(ctx, t, nullptr, f, cfg_defines(c, c.scan_wg, vt), body);
   cl_kernel ks = ctx.kernel(src, "", "arrc_scan");
   cl_kernel ke = ctx.kernel(src, "", "arrc_expand");
   int64_t tile = static_cast<int64_t>(c.scan_wg) * vt;
   int64_t ntiles = (n + tile - 1) / tile;
-  ScanTemps tmp = scan_temps(ctx, ntiles, 8);
+  ScanState st = scan_state(ctx, ntiles, 8);
   Launch(ctx, ks)
       .val<cl_long>(n)
       .val<cl_int>(1)
-      .mem(tmp.ctl->mem())
-      .mem(tmp.aggs->mem())
-      .mem(tmp.incs->mem())
+      .mem(st.ctl)
+      .mem(st.aggs)
+      .mem(st.incs)
+      .val<cl_uint>(st.epoch)
       .extra(f)
       .run(static_cast<size_t>(ntiles) * c.scan_wg, c.scan_wg);
   int64_t total = 0;
