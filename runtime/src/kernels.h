@@ -36,6 +36,9 @@ inline const char* kWgHelpers = R"CLC(
 #ifndef ARRC_SPIN_NS
 #define ARRC_SPIN_NS 0
 #endif
+#ifndef ARRC_NV_GROUP_ORDER
+#define ARRC_NV_GROUP_ORDER 1
+#endif
 #define ARRC_WORDS_$N ((int)((sizeof($S) + 3) / 4))
 typedef union { $S s; uint w[(sizeof($S) + 3) / 4]; } arrc_words_$N;
 #ifdef ARRC_NV
@@ -246,8 +249,13 @@ inline $S arrc_lookback_$N(int t, $S total, __global ulong* aggs, __global ulong
 }
 #endif
 // The tile id of this work-group (see the look-back above); ntiles: tiles
-// in the launch.
+// in the launch. NVIDIA GPUs start work-groups in increasing id order, so
+// there the id itself is the launch order (as CUB's scans assume) and the
+// contended atomic at the start of every tile is saved.
 inline int arrc_take_tile(__global int* ctl, long ntiles, __local int* ltile) {
+#if defined(ARRC_NV) && ARRC_NV_GROUP_ORDER
+  return (int)get_group_id(0);
+#endif
   if (get_local_id(0) == 0) {
     int t = atomic_inc(&ctl[0]);
     if (t == ntiles - 1) atomic_xchg(&ctl[0], 0);

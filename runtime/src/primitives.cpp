@@ -73,6 +73,8 @@ struct Config {
   int scan_wg = 256;  // chained scan / compaction
   int lookback_chunks = 1;  // NVIDIA look-back window: 32 tiles per chunk
   int spin_ns = 0;          // NVIDIA look-back: nanosleep between polls
+  int group_order = 1;      // NVIDIA: tile id = work-group id (else an atomic ticket)
+  int compact_vt = 0;       // items per work-item of compaction (0: from tile_bytes)
   std::string options;      // build options of scan/compaction programs
   size_t tile_bytes = 16384;
   int vt4 = 16;  // items per work-item for 4-byte scan elements
@@ -99,7 +101,11 @@ Config config(Context& ctx) {
   static const int spin_env = env_int("ARRC_SPIN_NS", -1);
   static const int rreg_env = env_int("ARRC_NV_MAXRREG", 0);
   if (lbm_env > 0) c.lookback_chunks = std::min(lbm_env, 16);
+  static const int order_env = env_int("ARRC_NV_GROUP_ORDER", -1);
+  static const int cvt_env = env_int("ARRC_COMPACT_VT", 0);
   if (spin_env >= 0) c.spin_ns = spin_env;
+  if (order_env >= 0) c.group_order = order_env;
+  if (cvt_env > 0) c.compact_vt = std::min(cvt_env, 32);
   if (rreg_env > 0 && ctx.impl().nv_warp) c.options = "-cl-nv-maxrregcount=" + std::to_string(rreg_env);
   size_t m = ctx.max_work_group_size();
   while (static_cast<size_t>(c.wg) > m) c.wg /= 2;
@@ -207,7 +213,8 @@ struct Launch {
 std::string cfg_defines(const Config& c, int wg, int vt) {
   return "#define WG " + std::to_string(wg) + "\n#define VT " + std::to_string(vt) +
          "\n#define ARRC_LB 32\n#define ARRC_LBM " + std::to_string(c.lookback_chunks) +
-         "\n#define ARRC_SPIN_NS " + std::to_string(c.spin_ns) + "\n";
+         "\n#define ARRC_SPIN_NS " + std::to_string(c.spin_ns) +
+         "\n#define ARRC_NV_GROUP_ORDER " + std::to_string(c.group_order) + "\n";
 }
 
 // The look-back state (kWgHelpers) is kept in the context and reused by
@@ -351,7 +358,7 @@ int64_t compact(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_
     return 0;
   }
   Config c = config(ctx);
-  int vt = std::min(items_per_thread(c, t.size), 16);
+  int vt = c.compact_vt > 0 ? c.compact_vt : std::min(items_per_thread(c, t.size), 16);
   bool big = n >= INT_MAX;
   std::string ct = big ? "long" : "int";
   std::string defs = cfg_defines(c, c.scan_wg, vt) + "#define CT " + ct + "\n";
