@@ -3,8 +3,6 @@
 
 namespace arrc::detail {
 
-// Work-group helpers instantiated for a scan type S with operator OP and
-// neutral NE; placeholders $S $OP $NE $N (name suffix).
 // NVIDIA warp primitives through inline PTX (the NVIDIA OpenCL compiler
 // accepts `asm`; OpenCL 1.2 has no sub-group functions there). Included, with
 // `#define ARRC_NV 1`, only for devices of compute capability >= 7, where
@@ -17,6 +15,9 @@ inline uint arrc_nv_shup(uint x, uint d) {
 inline uint arrc_nv_shdown(uint x, uint d) {
   uint r; asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(x), "r"(d)); return r;
 }
+inline uint arrc_nv_shidx(uint x, uint src) {
+  uint r; asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(x), "r"(src)); return r;
+}
 inline uint arrc_nv_ballot(int p) {
   uint r;
   asm volatile("{ .reg .pred q; setp.ne.s32 q, %1, 0; vote.sync.ballot.b32 %0, q, 0xffffffff; }" : "=r"(r) : "r"(p));
@@ -28,32 +29,28 @@ inline uint arrc_nv_ballot(int p) {
 // neutral NE; placeholders $S $OP $NE $N (name suffix).
 inline const char* kWgHelpers = R"CLC(
 #ifndef ARRC_SH
-#define ARRC_SH (WG > 64 ? WG : 64)
+#define ARRC_SH (WG > 96 ? WG : 96)
 #endif
 #ifndef ARRC_LBM
 #define ARRC_LBM 1
 #endif
-#ifndef ARRC_SPIN_NS
-#define ARRC_SPIN_NS 0
-#endif
 #ifndef ARRC_NV_GROUP_ORDER
-#define ARRC_NV_GROUP_ORDER 1
+#define ARRC_NV_GROUP_ORDER 0
 #endif
 #define ARRC_WORDS_$N ((int)((sizeof($S) + 3) / 4))
 typedef union { $S s; uint w[(sizeof($S) + 3) / 4]; } arrc_words_$N;
 #ifdef ARRC_NV
-inline $S arrc_shup_$N($S v, uint d) {
-  arrc_words_$N u;
-  u.s = v;
-  for (int i = 0; i < ARRC_WORDS_$N; ++i) u.w[i] = arrc_nv_shup(u.w[i], d);
-  return u.s;
-}
-inline $S arrc_shdown_$N($S v, uint d) {
-  arrc_words_$N u;
-  u.s = v;
-  for (int i = 0; i < ARRC_WORDS_$N; ++i) u.w[i] = arrc_nv_shdown(u.w[i], d);
-  return u.s;
-}
+// Shuffles of an S, one 32-bit word at a time.
+#define ARRC_SHFL_$N(name, prim)                                         \
+  inline $S name($S v, uint a) {                                         \
+    arrc_words_$N u;                                                     \
+    u.s = v;                                                             \
+    for (int i = 0; i < ARRC_WORDS_$N; ++i) u.w[i] = prim(u.w[i], a);    \
+    return u.s;                                                          \
+  }
+ARRC_SHFL_$N(arrc_shup_$N, arrc_nv_shup)
+ARRC_SHFL_$N(arrc_shdown_$N, arrc_nv_shdown)
+ARRC_SHFL_$N(arrc_shidx_$N, arrc_nv_shidx)
 // Inclusive scan across the 32 lanes of a warp.
 inline $S arrc_warp_scan_$N($S x, int lane) {
   for (uint d = 1; d < 32; d <<= 1) {
@@ -64,8 +61,8 @@ inline $S arrc_warp_scan_$N($S x, int lane) {
 }
 // Exclusive work-group scan of one value per work-item (NE at local id 0);
 // *total gets the sum of all. Warp scans by shuffles, then one warp scans
-// the warp totals: two barriers. sh: at least 64 elements, not written
-// again by the caller before its next barrier.
+// the warp totals: two barriers. sh: ARRC_SH elements, not written again
+// by the caller before its next barrier.
 inline $S arrc_wg_scan_$N($S x, __local $S* sh, $S* total) {
   int lid = get_local_id(0), lane = lid & 31, w = lid >> 5;
   $S y = arrc_warp_scan_$N(x, lane);
@@ -83,7 +80,7 @@ inline $S arrc_wg_scan_$N($S x, __local $S* sh, $S* total) {
 }
 #else
 // Exclusive work-group scan (Kogge-Stone over local memory), as above.
-// sh: at least max(WG, 64) elements.
+// sh: ARRC_SH elements.
 inline $S arrc_wg_scan_$N($S x, __local $S* sh, $S* total) {
   int lid = get_local_id(0);
   sh[lid] = x;
@@ -134,64 +131,83 @@ inline $S arrc_tile_value_$N(__global ulong* buf, int k, uint w0, uint epoch) {
   return u.s;
 }
 #ifdef ARRC_NV
-// Returns the exclusive prefix of tile t in every work-item (ends with a
-// barrier). Warp 0 looks back over a window of 32 * ARRC_LBM tiles, lane l
+// Run by warp 0 only: publishes tile t's aggregate `total`, then returns
+// the exclusive prefix of tile t in every lane, after publishing tile t's
+// inclusive prefix. The look-back window is 32 * ARRC_LBM tiles, lane l
 // taking tiles k0 - l - 32m; all status words of the window are loaded at
 // once. Each 32-tile chunk, nearest first, is combined up to the nearest
-// inclusive prefix by a shuffle tree. lv, lf, lctl: the portable version's
-// scratch, unused here.
-inline $S arrc_lookback_$N(int t, $S total, __global ulong* aggs, __global ulong* incs, uint epoch,
-                           __local $S* lv, __local int* lf, __local int* lctl, __local $S* lex) {
+// inclusive prefix by a shuffle tree.
+inline $S arrc_warp_lookback_$N(int t, $S total, __global ulong* aggs, __global ulong* incs,
+                                uint epoch) {
   int lid = get_local_id(0);
-  if (lid < 32) {
-    $S ex = $NE;
-    if (t == 0) {
-      if (lid == 0) arrc_publish_$N(incs, 0, total, epoch);
-    } else {
-      if (lid == 0) arrc_publish_$N(aggs, t, total, epoch);
-      for (int k0 = t - 1;; k0 -= 32 * ARRC_LBM) {
-        ulong xi[ARRC_LBM], xa[ARRC_LBM];
+  if (t == 0) {
+    if (lid == 0) arrc_publish_$N(incs, 0, total, epoch);
+    return $NE;
+  }
+  if (lid == 0) arrc_publish_$N(aggs, t, total, epoch);
+  $S ex = $NE;
+  for (int k0 = t - 1;; k0 -= 32 * ARRC_LBM) {
+    ulong xi[ARRC_LBM], xa[ARRC_LBM];
 #pragma unroll
-        for (int m = 0; m < ARRC_LBM; ++m) {
-          int k = k0 - 32 * m - lid;
-          // before tile 0: as if an inclusive prefix NE
-          xi[m] = k >= 0 ? ARRC_PEEK(&incs[(long)k * ARRC_WORDS_$N]) : ((ulong)epoch << 32);
-          xa[m] = k >= 0 ? ARRC_PEEK(&aggs[(long)k * ARRC_WORDS_$N]) : 0;
-        }
-        int done = 0;
-#pragma unroll
-        for (int m = 0; m < ARRC_LBM; ++m) {
-          if (done) break;
-          int k = k0 - 32 * m - lid;
-          while (!ARRC_TAGGED(xi[m], epoch) && !ARRC_TAGGED(xa[m], epoch)) {
-#if ARRC_SPIN_NS > 0
-            asm volatile("nanosleep.u32 %0;" ::"r"(ARRC_SPIN_NS));
-#endif
-            xi[m] = ARRC_PEEK(&incs[(long)k * ARRC_WORDS_$N]);
-            xa[m] = ARRC_PEEK(&aggs[(long)k * ARRC_WORDS_$N]);
-          }
-          int inclusive = ARRC_TAGGED(xi[m], epoch);
-          $S v = k < 0 ? $NE
-                       : arrc_tile_value_$N(inclusive ? incs : aggs, k,
-                                            (uint)(inclusive ? xi[m] : xa[m]), epoch);
-          uint inc = arrc_nv_ballot(inclusive);
-          // lanes 0..last (tiles k..k-last) belong to the window
-          int last = inc ? 31 - clz(inc & (0u - inc)) : 31;
-          for (uint d = 1; d < 32; d <<= 1) {
-            $S y = arrc_shdown_$N(v, d);
-            if (lid + d <= last) v = $OP(y, v);
-          }
-          ex = $OP(v, ex);
-          done = inc != 0;
-        }
-        if (done) break;
-      }
-      if (lid == 0) arrc_publish_$N(incs, t, $OP(ex, total), epoch);
+    for (int m = 0; m < ARRC_LBM; ++m) {
+      int k = k0 - 32 * m - lid;
+      // before tile 0: as if an inclusive prefix NE
+      xi[m] = k >= 0 ? ARRC_PEEK(&incs[(long)k * ARRC_WORDS_$N]) : ((ulong)epoch << 32);
+      xa[m] = k >= 0 ? ARRC_PEEK(&aggs[(long)k * ARRC_WORDS_$N]) : 0;
     }
-    if (lid == 0) *lex = ex;
+    int done = 0;
+#pragma unroll
+    for (int m = 0; m < ARRC_LBM; ++m) {
+      if (done) break;
+      int k = k0 - 32 * m - lid;
+      while (!ARRC_TAGGED(xi[m], epoch) && !ARRC_TAGGED(xa[m], epoch)) {
+        xi[m] = ARRC_PEEK(&incs[(long)k * ARRC_WORDS_$N]);
+        xa[m] = ARRC_PEEK(&aggs[(long)k * ARRC_WORDS_$N]);
+      }
+      int inclusive = ARRC_TAGGED(xi[m], epoch);
+      $S v = k < 0 ? $NE
+                   : arrc_tile_value_$N(inclusive ? incs : aggs, k,
+                                        (uint)(inclusive ? xi[m] : xa[m]), epoch);
+      uint inc = arrc_nv_ballot(inclusive);
+      // lanes 0..last (tiles k..k-last) belong to the window
+      int last = inc ? 31 - clz(inc & (0u - inc)) : 31;
+      for (uint d = 1; d < 32; d <<= 1) {
+        $S y = arrc_shdown_$N(v, d);
+        if (lid + d <= last) v = $OP(y, v);
+      }
+      ex = $OP(v, ex);
+      done = inc != 0;
+    }
+    if (done) break;
+  }
+  if (lid == 0) arrc_publish_$N(incs, t, $OP(ex, total), epoch);
+  return arrc_shidx_$N(ex, 0);
+}
+// Tile scan: returns OP(prefix of all earlier tiles, exclusive work-group
+// scan of x) in every work-item, with *prefix and *total (this tile's sum).
+// Warp 0 scans the warp totals and at once looks back, so the aggregate is
+// published as early as possible: two barriers in all. lv, lf, lctl, lex:
+// the portable version's scratch, unused here.
+inline $S arrc_tile_scan_$N($S x, int t, __global ulong* aggs, __global ulong* incs, uint epoch,
+                            __local $S* sh, __local $S* lv, __local int* lf, __local int* lctl,
+                            __local $S* lex, $S* prefix, $S* total) {
+  int lid = get_local_id(0), lane = lid & 31, w = lid >> 5;
+  $S y = arrc_warp_scan_$N(x, lane);
+  $S e = arrc_shup_$N(y, 1);
+  if (lane == 31) sh[w] = y;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (w == 0) {
+    $S s = arrc_warp_scan_$N(lane < WG / 32 ? sh[lane] : $NE, lane);
+    $S tot = arrc_shidx_$N(s, WG / 32 - 1);
+    $S p = arrc_warp_lookback_$N(t, tot, aggs, incs, epoch);
+    sh[32 + lane] = $OP(p, s);
+    if (lane == 0) { sh[64] = p; sh[65] = tot; }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  return *lex;
+  *prefix = sh[64];
+  *total = sh[65];
+  $S wp = w > 0 ? sh[32 + w - 1] : sh[64];
+  return lane > 0 ? $OP(wp, e) : wp;
 }
 #else
 // Returns the exclusive prefix of tile t in every work-item (ends with a
@@ -246,6 +262,14 @@ inline $S arrc_lookback_$N(int t, $S total, __global ulong* aggs, __global ulong
     if (*lctl < 0) break;
   }
   return *lex;
+}
+// Tile scan (as in the NVIDIA version): work-group scan, then look-back.
+inline $S arrc_tile_scan_$N($S x, int t, __global ulong* aggs, __global ulong* incs, uint epoch,
+                            __local $S* sh, __local $S* lv, __local int* lf, __local int* lctl,
+                            __local $S* lex, $S* prefix, $S* total) {
+  $S ex = arrc_wg_scan_$N(x, sh, total);
+  *prefix = arrc_lookback_$N(t, *total, aggs, incs, epoch, lv, lf, lctl, lex);
+  return $OP(*prefix, ex);
 }
 #endif
 // The tile id of this work-group (see the look-back above); ntiles: tiles
@@ -311,10 +335,8 @@ void arrc_scan(long n, int inclusive, __global int* ctl, __global ulong* aggs, _
     acc = wt[LPAD(lane * VT)];
     for (int j = 1; j < cnt; ++j) acc = arrc_sop(acc, wt[LPAD(lane * VT + j)]);
   }
-  ST total;
-  ST ex = arrc_wg_scan_s(acc, sums, &total);
-  ST prefix = arrc_lookback_s(t, total, aggs, incs, epoch, lv, lf, &lctl, &lex);
-  ST run = arrc_sop(prefix, ex);
+  ST prefix, total;
+  ST run = arrc_tile_scan_s(acc, t, aggs, incs, epoch, sums, lv, lf, &lctl, &lex, &prefix, &total);
   for (int j = 0; j < cnt; ++j) {
     ST x = wt[LPAD(lane * VT + j)];
     ST nx = arrc_sop(run, x);
@@ -439,15 +461,16 @@ void arrc_compact(long n, __global int* ctl, __global ulong* aggs, __global ulon
     if (lane == 0) rows[j * NWARP + w] = (CT)popcount(masks[j]);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  CT total;
-  CT ex = arrc_wg_scan_c(lid < VT * NWARP ? rows[lid] : 0, sums, &total);
-  if (lid < VT * NWARP) rows[lid] = ex;
-  CT prefix = arrc_lookback_c(t, total, aggs, incs, epoch, lv, lf, &lctl, &lex);
+  CT prefix, total;
+  CT ex = arrc_tile_scan_c(lid < VT * NWARP ? rows[lid] : 0, t, aggs, incs, epoch, sums, lv, lf,
+                           &lctl, &lex, &prefix, &total);
+  if (lid < VT * NWARP) rows[lid] = ex;  // this (row, warp)'s first place in out
+  barrier(CLK_LOCAL_MEM_FENCE);
   uint below = (1u << lane) - 1u;
 #pragma unroll
   for (int j = 0; j < VT; ++j)
     if ((masks[j] >> lane) & 1u)
-      out[out_off + prefix + rows[j * NWARP + w] + popcount(masks[j] & below)] = vals[j];
+      out[out_off + rows[j * NWARP + w] + popcount(masks[j] & below)] = vals[j];
   if (lid == 0 && base + TILE >= n) count_out[0] = (long)(prefix + total);
 }
 #else
@@ -481,9 +504,8 @@ void arrc_compact(long n, __global int* ctl, __global ulong* aggs, __global ulon
       if (arrc_keep(base + lid * VT + j, v ARRC_ARGS)) { mask |= 1u << j; c++; }
     }
   }
-  CT total;
-  CT pos = arrc_wg_scan_c(c, sums, &total);
-  CT prefix = arrc_lookback_c(t, total, aggs, incs, epoch, lv, lf, &lctl, &lex);
+  CT prefix, total;
+  CT pos = arrc_tile_scan_c(c, t, aggs, incs, epoch, sums, lv, lf, &lctl, &lex, &prefix, &total) - prefix;
   for (int j = 0; j < VT; ++j)
     if (mask & (1u << j)) { tile[LPAD(pos)] = vals[j]; pos++; }
   barrier(CLK_LOCAL_MEM_FENCE);

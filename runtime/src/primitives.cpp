@@ -71,14 +71,13 @@ std::string helpers(const std::string& S, const std::string& OP, const std::stri
 struct Config {
   int wg = 256;       // reduce, radix sort, histogram
   int scan_wg = 256;  // chained scan / compaction
-  int lookback_chunks = 1;  // NVIDIA look-back window: 32 tiles per chunk
-  int spin_ns = 0;          // NVIDIA look-back: nanosleep between polls
-  int group_order = 1;      // NVIDIA: tile id = work-group id (else an atomic ticket)
-  int compact_vt = 0;       // items per work-item of compaction (0: from tile_bytes)
-  std::string options;      // build options of scan/compaction programs
   size_t tile_bytes = 16384;
-  int vt4 = 16;  // items per work-item for 4-byte scan elements
   size_t groups = 0;
+  int lookback_chunks = 1;  // NVIDIA look-back window, in chunks of 32 tiles
+  // NVIDIA: tile id = work-group id (1) or an atomic ticket (0). Measured
+  // on the H100 (docs/performance.md): the ticket is faster for scans, the
+  // work-group id for compaction.
+  int scan_group_order = 0, compact_group_order = 1;
 };
 
 int env_int(const char* name, int dflt) {
@@ -86,27 +85,22 @@ int env_int(const char* name, int dflt) {
   return (v && *v) ? std::atoi(v) : dflt;
 }
 
-// Tuning knobs (environment, for benchmarking): ARRC_WG (scan/compaction
-// work-group size, power of two), ARRC_TILE_BYTES (bytes of local tile per
-// work-group in scan/compaction), ARRC_GROUPS_PER_CU (reduce/histogram
-// groups per CU), ARRC_LOOKBACK_CHUNKS (look-back window of the NVIDIA
-// path, in chunks of 32 tiles). Defaults: GPUs 512 / 32 KiB (best on the H100, see
-// docs/performance.md), CPUs 256 / 16 KiB.
+// Tuning knobs (environment, for benchmarking; docs/performance.md):
+//   ARRC_WG              scan/compaction work-group size (GPU 512, CPU 256)
+//   ARRC_TILE_BYTES      local tile per scan/compaction work-group (GPU 32 KiB, CPU 16 KiB)
+//   ARRC_GROUPS_PER_CU   reduce/histogram work-groups per compute unit (GPU 8, CPU 4)
+//   ARRC_LOOKBACK_CHUNKS NVIDIA look-back window in chunks of 32 tiles (1)
+//   ARRC_NV_GROUP_ORDER  NVIDIA tile order for all scans: 1 work-group id, 0 ticket
+//   ARRC_NV_WARP=0       no NVIDIA warp path (read in context.cpp)
 Config config(Context& ctx) {
   static const int wg_env = env_int("ARRC_WG", 0);
   static const int tile_env = env_int("ARRC_TILE_BYTES", 0);
   static const int gpc_env = env_int("ARRC_GROUPS_PER_CU", 0);
   static const int lbm_env = env_int("ARRC_LOOKBACK_CHUNKS", 0);
-  Config c;
-  static const int spin_env = env_int("ARRC_SPIN_NS", -1);
-  static const int rreg_env = env_int("ARRC_NV_MAXRREG", 0);
-  if (lbm_env > 0) c.lookback_chunks = std::min(lbm_env, 16);
   static const int order_env = env_int("ARRC_NV_GROUP_ORDER", -1);
-  static const int cvt_env = env_int("ARRC_COMPACT_VT", 0);
-  if (spin_env >= 0) c.spin_ns = spin_env;
-  if (order_env >= 0) c.group_order = order_env;
-  if (cvt_env > 0) c.compact_vt = std::min(cvt_env, 32);
-  if (rreg_env > 0 && ctx.impl().nv_warp) c.options = "-cl-nv-maxrregcount=" + std::to_string(rreg_env);
+  Config c;
+  if (lbm_env > 0) c.lookback_chunks = std::min(lbm_env, 16);
+  if (order_env >= 0) c.scan_group_order = c.compact_group_order = order_env != 0;
   size_t m = ctx.max_work_group_size();
   while (static_cast<size_t>(c.wg) > m) c.wg /= 2;
   c.scan_wg = wg_env > 0 ? wg_env : (ctx.is_gpu() ? 512 : 256);
@@ -210,11 +204,10 @@ struct Launch {
   }
 };
 
-std::string cfg_defines(const Config& c, int wg, int vt) {
+std::string cfg_defines(const Config& c, int wg, int vt, int group_order) {
   return "#define WG " + std::to_string(wg) + "\n#define VT " + std::to_string(vt) +
          "\n#define ARRC_LB 32\n#define ARRC_LBM " + std::to_string(c.lookback_chunks) +
-         "\n#define ARRC_SPIN_NS " + std::to_string(c.spin_ns) +
-         "\n#define ARRC_NV_GROUP_ORDER " + std::to_string(c.group_order) + "\n";
+         "\n#define ARRC_NV_GROUP_ORDER " + std::to_string(group_order) + "\n";
 }
 
 // The look-back state (kWgHelpers) is kept in the context and reused by
@@ -266,8 +259,8 @@ void run_scan(Context& ctx, const ElemType& t, const Operator* op, const Fused& 
   Config c = config(ctx);
   int vt = items_per_thread(c, st_size);
   std::string body = adapter + helpers("ST", sop, sne, "s") + detail::kScan;
-  std::string src = assemble(ctx, t, op, in, cfg_defines(c, c.scan_wg, vt), body);
-  cl_kernel k = ctx.kernel(src, c.options, "arrc_scan");
+  std::string src = assemble(ctx, t, op, in, cfg_defines(c, c.scan_wg, vt, c.scan_group_order), body);
+  cl_kernel k = ctx.kernel(src, "", "arrc_scan");
   int64_t tile = static_cast<int64_t>(c.scan_wg) * vt;
   int64_t ntiles = (n + tile - 1) / tile;
   if (ntiles >= INT_MAX) throw Error("scan: input too large");
@@ -310,7 +303,7 @@ void reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n, cons
             cl_mem out, int64_t out_index) {
   Config c = config(ctx);
   int vt = items_per_thread(c, t.size);
-  std::string src = assemble(ctx, t, &op, in, cfg_defines(c, c.wg, vt), detail::kReduce);
+  std::string src = assemble(ctx, t, &op, in, cfg_defines(c, c.wg, vt, 0), detail::kReduce);
   int64_t tile = static_cast<int64_t>(c.wg) * vt;
   size_t groups = std::max<size_t>(
       1, std::min<size_t>(c.groups, static_cast<size_t>((std::max<int64_t>(n, 1) + tile - 1) / tile)));
@@ -358,14 +351,14 @@ int64_t compact(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_
     return 0;
   }
   Config c = config(ctx);
-  int vt = c.compact_vt > 0 ? c.compact_vt : std::min(items_per_thread(c, t.size), 16);
+  int vt = std::min(items_per_thread(c, t.size), 16);
   bool big = n >= INT_MAX;
   std::string ct = big ? "long" : "int";
-  std::string defs = cfg_defines(c, c.scan_wg, vt) + "#define CT " + ct + "\n";
+  std::string defs = cfg_defines(c, c.scan_wg, vt, c.compact_group_order) + "#define CT " + ct + "\n";
   std::string body = "inline CT arrc_cadd(CT a, CT b) { return a + b; }\n" +
                      helpers("CT", "arrc_cadd", "(CT)0", "c") + detail::kCompact;
   std::string src = assemble(ctx, t, nullptr, in, defs, body);
-  cl_kernel k = ctx.kernel(src, c.options, "arrc_compact");
+  cl_kernel k = ctx.kernel(src, "", "arrc_compact");
   int64_t tile = static_cast<int64_t>(c.scan_wg) * vt;
   int64_t ntiles = (n + tile - 1) / tile;
   ScanState st = scan_state(ctx, ntiles, big ? 8 : 4);
@@ -722,7 +715,7 @@ inline long arrc_ladd(long a, long b) { return a + b; }
   int vt = items_per_thread(c, 8);
   std::string body = std::string(adapter) + helpers("ST", "arrc_sop", "ARRC_SNE", "s") +
                      detail::kScan + detail::kExpand;
-  std::string src = assemble(ctx, t, nullptr, f, cfg_defines(c, c.scan_wg, vt), body);
+  std::string src = assemble(ctx, t, nullptr, f, cfg_defines(c, c.scan_wg, vt, c.scan_group_order), body);
   cl_kernel ks = ctx.kernel(src, "", "arrc_scan");
   cl_kernel ke = ctx.kernel(src, "", "arrc_expand");
   int64_t tile = static_cast<int64_t>(c.scan_wg) * vt;
