@@ -20,10 +20,14 @@ cmake -S runtime -B /tmp/b -DCMAKE_BUILD_TYPE=Release -DARRC_RUNTIME_BUILD_BENCH
 cmake --build /tmp/b -j16 --target arrc_bench_runtime 2>&1 | tail -3
 export ARRC_CACHE_DIR=/tmp/arrc-cache
 B=/tmp/b/bench/arrc_bench_runtime
+# TUNE=1: first a sweep of the scan/compaction knobs (primitives.cpp lists
+# them), one configuration per ';'-separated entry of $SWEEP, at $SWEEP_N.
 if [ "${TUNE:-1}" = 1 ]; then
-  for cfg in "ARRC_TILE_BYTES=8192" "ARRC_TILE_BYTES=16384" "ARRC_TILE_BYTES=32768" "ARRC_WG=512 ARRC_TILE_BYTES=32768" "ARRC_WG=128 ARRC_TILE_BYTES=8192"; do
+  SWEEP=${SWEEP:-"ARRC_NV_GROUP_ORDER=0;ARRC_NV_GROUP_ORDER=1;ARRC_NV_WARP=0;ARRC_LOOKBACK_CHUNKS=2;ARRC_WG=256"}
+  IFS=';' read -ra cfgs <<< "$SWEEP"
+  for cfg in "${cfgs[@]}"; do
     echo "== $cfg" | tee -a "$OUT/tune.txt"
-    env $cfg timeout 120 $B --sizes 1e8 --reps 10 --ops reduce,scan,compact 2>&1 | grep -E '^\| (reduce|scan|compact|copy)' | tee -a "$OUT/tune.txt"
+    env $cfg timeout 120 $B --sizes ${SWEEP_N:-1e8} --reps 20 --ops scan,compact 2>&1 | grep -E '^\| (scan|compact|copy)' | tee -a "$OUT/tune.txt"
   done
 fi
 timeout ${BENCH_TIMEOUT:-420} $B "$@" 2>&1 | tee "$OUT/bench.txt"
