@@ -515,6 +515,100 @@ void arrc_compact(long n, __global int* ctl, __global ulong* aggs, __global ulon
 #endif
 )CLC";
 
+// CPU schedule (Config::cpu in primitives.cpp): one contiguous chunk per
+// work-item, work-groups of one work-item, no local memory or barriers.
+// Locals are prefixed: they share the scope of the fused parameters.
+// Reductions: chunk partials, then one ordered fold.
+inline const char* kReduceCpu = R"CLC(
+__kernel void arrc_reduce_chunks(long n, long chunk, __global T* partial ARRC_PARAMS) {
+  long arrc_g = get_global_id(0);
+  long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);
+  T arrc_acc = ARRC_NE;
+#ifdef ARRC_COMMUTATIVE
+  // independent accumulators, so that consecutive operations overlap
+  T arrc_a1 = ARRC_NE, arrc_a2 = ARRC_NE, arrc_a3 = ARRC_NE;
+  long arrc_i = arrc_lo;
+  for (; arrc_i + 3 < arrc_hi; arrc_i += 4) {
+    arrc_acc = arrc_op(arrc_acc, arrc_load(arrc_i ARRC_ARGS));
+    arrc_a1 = arrc_op(arrc_a1, arrc_load(arrc_i + 1 ARRC_ARGS));
+    arrc_a2 = arrc_op(arrc_a2, arrc_load(arrc_i + 2 ARRC_ARGS));
+    arrc_a3 = arrc_op(arrc_a3, arrc_load(arrc_i + 3 ARRC_ARGS));
+  }
+  for (; arrc_i < arrc_hi; ++arrc_i) arrc_acc = arrc_op(arrc_acc, arrc_load(arrc_i ARRC_ARGS));
+  arrc_acc = arrc_op(arrc_op(arrc_acc, arrc_a1), arrc_op(arrc_a2, arrc_a3));
+#else
+  for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) arrc_acc = arrc_op(arrc_acc, arrc_load(arrc_i ARRC_ARGS));
+#endif
+  partial[arrc_g] = arrc_acc;
+}
+__kernel void arrc_reduce_chunks_final(long m, __global const T* partial, __global T* out, long out_index) {
+  T arrc_acc = ARRC_NE;
+  for (long arrc_g = 0; arrc_g < m; ++arrc_g) arrc_acc = arrc_op(arrc_acc, partial[arrc_g]);
+  out[out_index] = arrc_acc;
+}
+)CLC";
+
+// Scans over the adapter (as kScan): chunk totals, an exclusive scan of the
+// totals, then each chunk again from its prefix.
+inline const char* kScanCpu = R"CLC(
+__kernel void arrc_cscan_reduce(long n, long chunk, __global ST* partial ARRC_PARAMS) {
+  long arrc_g = get_global_id(0);
+  long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);
+  ST arrc_acc = ARRC_SNE;
+  for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) arrc_acc = arrc_sop(arrc_acc, arrc_sload(arrc_i));
+  partial[arrc_g] = arrc_acc;
+}
+__kernel void arrc_cscan_partials(long m, __global ST* partial) {
+  ST arrc_run = ARRC_SNE;
+  for (long arrc_g = 0; arrc_g < m; ++arrc_g) {
+    ST arrc_x = partial[arrc_g];
+    partial[arrc_g] = arrc_run;
+    arrc_run = arrc_sop(arrc_run, arrc_x);
+  }
+}
+__kernel void arrc_cscan_apply(long n, long chunk, int inclusive, __global const ST* partial ARRC_PARAMS) {
+  long arrc_g = get_global_id(0);
+  long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);
+  ST arrc_run = partial[arrc_g];
+  for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) {
+    ST arrc_nx = arrc_sop(arrc_run, arrc_sload(arrc_i));
+    arrc_sstore(arrc_i, inclusive ? arrc_nx : arrc_run);
+    arrc_run = arrc_nx;
+  }
+}
+)CLC";
+
+// Stable compaction: kept count per chunk, their offsets (and the total),
+// then each chunk writes its kept elements from its offset.
+inline const char* kCompactCpu = R"CLC(
+__kernel void arrc_ccompact_count(long n, long chunk, __global long* counts ARRC_PARAMS) {
+  long arrc_g = get_global_id(0);
+  long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);
+  long arrc_c = 0;
+  for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) arrc_c += arrc_keep(arrc_i, arrc_load(arrc_i ARRC_ARGS) ARRC_ARGS) != 0;
+  counts[arrc_g] = arrc_c;
+}
+__kernel void arrc_ccompact_offsets(long m, __global long* counts, __global long* count_out) {
+  long arrc_run = 0;
+  for (long arrc_g = 0; arrc_g < m; ++arrc_g) {
+    long arrc_c = counts[arrc_g];
+    counts[arrc_g] = arrc_run;
+    arrc_run += arrc_c;
+  }
+  count_out[0] = arrc_run;
+}
+__kernel void arrc_ccompact_write(long n, long chunk, __global const long* offs, __global T* out,
+                                  long out_off ARRC_PARAMS) {
+  long arrc_g = get_global_id(0);
+  long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);
+  long arrc_p = out_off + offs[arrc_g];
+  for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) {
+    T arrc_v = arrc_load(arrc_i ARRC_ARGS);
+    if (arrc_keep(arrc_i, arrc_v ARRC_ARGS)) out[arrc_p++] = arrc_v;
+  }
+}
+)CLC";
+
 inline const char* kMisc = R"CLC(
 __kernel void arrc_fill(long n, __global T* out, long off) {
   long i = get_global_id(0);

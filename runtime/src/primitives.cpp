@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 
 #include "impl.h"
 #include "kernels.h"
@@ -37,8 +38,10 @@ Fused buffer_function(const std::string& fname, const ElemType& t, cl_mem buf, i
                       int64_t stride, const std::string& arg_in) {
   std::string a = arg_in.empty() ? fname + "_buf" : arg_in;
   Fused f;
-  f.source = t.name + " " + fname + "(long i ARRC_PARAMS) { return " + a + "[" + a + "_off + i * " +
-             a + "_stride]; }\n";
+  // A unit stride is written out: contiguous loads let compilers vectorise
+  // (a run-time stride makes CPU compilers gather).
+  std::string index = stride == 1 ? a + "_off + i" : a + "_off + i * " + a + "_stride";
+  f.source = t.name + " " + fname + "(long i ARRC_PARAMS) { return " + a + "[" + index + "]; }\n";
   f.args.push_back(KernelArg::buffer("__global const " + t.name + "*", a, buf));
   f.args.push_back(KernelArg::scalar("long", a + "_off", offset));
   f.args.push_back(KernelArg::scalar("long", a + "_stride", stride));
@@ -78,6 +81,9 @@ struct Config {
   // on the H100 (docs/performance.md): the ticket is faster for scans, the
   // work-group id for compaction.
   int scan_group_order = 0, compact_group_order = 1;
+  // Reduce, scans and compaction in the CPU schedule (kReduceCpu etc.):
+  // CPU devices, unless ARRC_SCHEDULE=gpu; ARRC_SCHEDULE=cpu forces it.
+  bool cpu = false;
 };
 
 int env_int(const char* name, int dflt) {
@@ -92,13 +98,19 @@ int env_int(const char* name, int dflt) {
 //   ARRC_LOOKBACK_CHUNKS NVIDIA look-back window in chunks of 32 tiles (1)
 //   ARRC_NV_GROUP_ORDER  NVIDIA tile order for all scans: 1 work-group id, 0 ticket
 //   ARRC_NV_WARP=0       no NVIDIA warp path (read in context.cpp)
+//   ARRC_SCHEDULE        cpu | gpu: kernel shapes of reduce/scan/compaction
+//                        (default: cpu on CPU devices; the tests run both on PoCL)
 Config config(Context& ctx) {
   static const int wg_env = env_int("ARRC_WG", 0);
   static const int tile_env = env_int("ARRC_TILE_BYTES", 0);
   static const int gpc_env = env_int("ARRC_GROUPS_PER_CU", 0);
   static const int lbm_env = env_int("ARRC_LOOKBACK_CHUNKS", 0);
   static const int order_env = env_int("ARRC_NV_GROUP_ORDER", -1);
+  static const char* schedule_env = std::getenv("ARRC_SCHEDULE");
   Config c;
+  c.cpu = !ctx.is_gpu();
+  if (schedule_env && std::strcmp(schedule_env, "cpu") == 0) c.cpu = true;
+  if (schedule_env && std::strcmp(schedule_env, "gpu") == 0) c.cpu = false;
   if (lbm_env > 0) c.lookback_chunks = std::min(lbm_env, 16);
   if (order_env >= 0) c.scan_group_order = c.compact_group_order = order_env != 0;
   size_t m = ctx.max_work_group_size();
@@ -122,6 +134,18 @@ int items_per_thread(const Config& c, size_t elem_size) {
   size_t p = 1;
   while (p * 2 <= vt) p *= 2;
   return static_cast<int>(p);
+}
+
+// CPU schedule: contiguous chunks, a few per compute unit (balance), none
+// smaller than 4096 elements (launch cost); one work-item each.
+struct Chunks {
+  int64_t count = 0, size = 1;
+};
+Chunks cpu_chunks(Context& ctx, int64_t n) {
+  if (n <= 0) return {};
+  int64_t want = static_cast<int64_t>(ctx.compute_units()) * 4;
+  int64_t size = std::max<int64_t>(4096, (n + want - 1) / want);
+  return {(n + size - 1) / size, size};
 }
 
 bool mentions_double(const std::string& s) { return s.find("double") != std::string::npos; }
@@ -251,21 +275,39 @@ ScanState scan_state(Context& ctx, int64_t ntiles, size_t elem) {
   return {c.scan_ctl, c.scan_aggs, c.scan_incs, ++c.scan_epoch};
 }
 
-// Core chained scan over an adapter (ST etc. defined in `adapter`).
-void run_scan(Context& ctx, const ElemType& t, const Operator* op, const Fused& in,
-              const std::string& st_name, size_t st_size, const std::string& adapter,
-              const std::string& sop, const std::string& sne, int64_t n, bool inclusive) {
-  if (n <= 0) return;
+// Scan over an adapter (ST, arrc_sop, ARRC_SNE, arrc_sload, arrc_sstore
+// defined in `adapter`; sop/sne name the operator and neutral for the
+// work-group helpers). `extra` is appended to the program, which is
+// returned, so a caller can take further kernels from it.
+std::string run_scan(Context& ctx, const ElemType& t, const Operator* op, const Fused& in,
+                     size_t st_size, const std::string& adapter, const std::string& sop,
+                     const std::string& sne, int64_t n, bool inclusive,
+                     const std::string& extra = "") {
   Config c = config(ctx);
+  if (c.cpu) {
+    std::string src = assemble(ctx, t, op, in, "", adapter + detail::kScanCpu + extra);
+    if (n <= 0) return src;
+    Chunks ch = cpu_chunks(ctx, n);
+    auto partial = ctx.alloc(static_cast<size_t>(ch.count) * st_size);
+    Launch(ctx, ctx.kernel(src, "", "arrc_cscan_reduce"))
+        .val<cl_long>(n).val<cl_long>(ch.size).mem(partial->mem()).extra(in).run(ch.count, 1);
+    Launch(ctx, ctx.kernel(src, "", "arrc_cscan_partials"))
+        .val<cl_long>(ch.count).mem(partial->mem()).run(1, 1);
+    Launch(ctx, ctx.kernel(src, "", "arrc_cscan_apply"))
+        .val<cl_long>(n).val<cl_long>(ch.size).val<cl_int>(inclusive ? 1 : 0).mem(partial->mem())
+        .extra(in).run(ch.count, 1);
+    return src;
+  }
   int vt = items_per_thread(c, st_size);
-  std::string body = adapter + helpers("ST", sop, sne, "s") + detail::kScan;
-  std::string src = assemble(ctx, t, op, in, cfg_defines(c, c.scan_wg, vt, c.scan_group_order), body);
+  std::string body = adapter + helpers("ST", sop, sne, "s") + detail::kScan + extra;
+  std::string src =
+      assemble(ctx, t, op, in, cfg_defines(c, c.scan_wg, vt, c.scan_group_order), body);
+  if (n <= 0) return src;
   cl_kernel k = ctx.kernel(src, "", "arrc_scan");
   int64_t tile = static_cast<int64_t>(c.scan_wg) * vt;
   int64_t ntiles = (n + tile - 1) / tile;
   if (ntiles >= INT_MAX) throw Error("scan: input too large");
   ScanState st = scan_state(ctx, ntiles, st_size);
-  (void)st_name;
   Launch(ctx, k)
       .val<cl_long>(n)
       .val<cl_int>(inclusive ? 1 : 0)
@@ -275,6 +317,7 @@ void run_scan(Context& ctx, const ElemType& t, const Operator* op, const Fused& 
       .val<cl_uint>(st.epoch)
       .extra(in)
       .run(static_cast<size_t>(ntiles) * c.scan_wg, c.scan_wg);
+  return src;
 }
 
 Fused with_default_store(const ElemType& t, const Fused& in, cl_mem out, int64_t out_offset,
@@ -302,6 +345,18 @@ const char* kPlainAdapter = R"CLC(
 void reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n, const Fused& in,
             cl_mem out, int64_t out_index) {
   Config c = config(ctx);
+  if (c.cpu) {
+    std::string defs = op.commutative ? "#define ARRC_COMMUTATIVE 1\n" : "";
+    std::string src = assemble(ctx, t, &op, in, defs, detail::kReduceCpu);
+    Chunks ch = cpu_chunks(ctx, n);
+    auto partial = ctx.alloc(static_cast<size_t>(std::max<int64_t>(ch.count, 1)) * t.size);
+    if (ch.count > 0)
+      Launch(ctx, ctx.kernel(src, "", "arrc_reduce_chunks"))
+          .val<cl_long>(n).val<cl_long>(ch.size).mem(partial->mem()).extra(in).run(ch.count, 1);
+    Launch(ctx, ctx.kernel(src, "", "arrc_reduce_chunks_final"))
+        .val<cl_long>(ch.count).mem(partial->mem()).mem(out).val<cl_long>(out_index).run(1, 1);
+    return;
+  }
   int vt = items_per_thread(c, t.size);
   std::string src = assemble(ctx, t, &op, in, cfg_defines(c, c.wg, vt, 0), detail::kReduce);
   int64_t tile = static_cast<int64_t>(c.wg) * vt;
@@ -335,22 +390,13 @@ void reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n, cons
 void scan(Context& ctx, const ElemType& t, const Operator& op, int64_t n, const Fused& in,
           cl_mem out, int64_t out_offset, bool inclusive) {
   Fused f = with_default_store(t, in, out, out_offset);
-  run_scan(ctx, t, &op, f, "T", t.size, kPlainAdapter, "arrc_sop", "ARRC_SNE", n, inclusive);
+  run_scan(ctx, t, &op, f, t.size, kPlainAdapter, "arrc_sop", "ARRC_SNE", n, inclusive);
 }
 
-int64_t compact(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem out,
-                int64_t out_offset, cl_mem count_out) {
-  BufferPtr cnt_buf;
-  if (!count_out) {
-    cnt_buf = ctx.alloc(sizeof(int64_t));
-    count_out = cnt_buf->mem();
-  }
-  if (n <= 0) {
-    int64_t z = 0;
-    ctx.write(count_out, 0, sizeof z, &z);
-    return 0;
-  }
-  Config c = config(ctx);
+namespace {
+// compact() on GPUs: single pass over tiles with look-back (kCompact).
+void compact_tiles(Context& ctx, const Config& c, const ElemType& t, int64_t n, const Fused& in,
+                   cl_mem out, int64_t out_offset, cl_mem count_out) {
   int vt = std::min(items_per_thread(c, t.size), 16);
   bool big = n >= INT_MAX;
   std::string ct = big ? "long" : "int";
@@ -373,10 +419,41 @@ int64_t compact(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_
       .mem(count_out)
       .extra(in)
       .run(static_cast<size_t>(ntiles) * c.scan_wg, c.scan_wg);
+}
+}  // namespace
+
+int64_t compact(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem out,
+                int64_t out_offset, cl_mem count_out) {
+  BufferPtr cnt_buf;
+  if (!count_out) {
+    cnt_buf = ctx.alloc(sizeof(int64_t));
+    count_out = cnt_buf->mem();
+  }
+  if (n <= 0) {
+    int64_t z = 0;
+    ctx.write(count_out, 0, sizeof z, &z);
+    return 0;
+  }
+  Config c = config(ctx);
+  if (c.cpu) {
+    std::string src = assemble(ctx, t, nullptr, in, "", detail::kCompactCpu);
+    Chunks ch = cpu_chunks(ctx, n);
+    auto offs = ctx.alloc(static_cast<size_t>(ch.count) * sizeof(int64_t));
+    Launch(ctx, ctx.kernel(src, "", "arrc_ccompact_count"))
+        .val<cl_long>(n).val<cl_long>(ch.size).mem(offs->mem()).extra(in).run(ch.count, 1);
+    Launch(ctx, ctx.kernel(src, "", "arrc_ccompact_offsets"))
+        .val<cl_long>(ch.count).mem(offs->mem()).mem(count_out).run(1, 1);
+    Launch(ctx, ctx.kernel(src, "", "arrc_ccompact_write"))
+        .val<cl_long>(n).val<cl_long>(ch.size).mem(offs->mem()).mem(out).val<cl_long>(out_offset)
+        .extra(in).run(ch.count, 1);
+  } else {
+    compact_tiles(ctx, c, t, n, in, out, out_offset, count_out);
+  }
   int64_t count = 0;
   ctx.read(count_out, 0, sizeof count, &count);
   return count;
 }
+
 
 void fill(Context& ctx, const ElemType& t, int64_t n, const std::string& value, cl_mem out,
           int64_t out_offset) {
@@ -555,7 +632,7 @@ size_t seg_size(const ElemType& t) {
 void segmented_scan(Context& ctx, const ElemType& t, const Operator& op, int64_t n,
                     const Fused& in, cl_mem out, int64_t out_offset, bool inclusive) {
   Fused f = with_default_store(t, in, out, out_offset);
-  run_scan(ctx, t, &op, f, "arrc_seg", seg_size(t), seg_adapter(inclusive ? 0 : 1), "arrc_segop",
+  run_scan(ctx, t, &op, f, seg_size(t), seg_adapter(inclusive ? 0 : 1), "arrc_segop",
            "arrc_seg_ne()", n, inclusive);
 }
 
@@ -568,8 +645,7 @@ int64_t segmented_reduce(Context& ctx, const ElemType& t, const Operator& op, in
   f.args.push_back(KernelArg::buffer("__global " + t.name + "*", "arrc_seg_out", out));
   f.args.push_back(KernelArg::scalar("long", "arrc_seg_off", out_offset));
   f.args.push_back(KernelArg::buffer("__global int*", "arrc_seg_count", cnt->mem()));
-  run_scan(ctx, t, &op, f, "arrc_seg", seg_size(t), seg_adapter(2), "arrc_segop", "arrc_seg_ne()",
-           n, true);
+  run_scan(ctx, t, &op, f, seg_size(t), seg_adapter(2), "arrc_segop", "arrc_seg_ne()", n, true);
   int32_t c = 0;
   ctx.read(cnt->mem(), 0, sizeof c, &c);
   return c;
@@ -711,25 +787,9 @@ inline long arrc_ladd(long a, long b) { return a + b; }
 #define arrc_sstore(i, v) (arrc_ends[i] = (v))
 )CLC";
   // One program holds both kernels (scan of sizes + expansion).
-  Config c = config(ctx);
-  int vt = items_per_thread(c, 8);
-  std::string body = std::string(adapter) + helpers("ST", "arrc_sop", "ARRC_SNE", "s") +
-                     detail::kScan + detail::kExpand;
-  std::string src = assemble(ctx, t, nullptr, f, cfg_defines(c, c.scan_wg, vt, c.scan_group_order), body);
-  cl_kernel ks = ctx.kernel(src, "", "arrc_scan");
+  std::string src = run_scan(ctx, t, nullptr, f, 8, adapter, "arrc_sop", "ARRC_SNE", n, true,
+                             detail::kExpand);
   cl_kernel ke = ctx.kernel(src, "", "arrc_expand");
-  int64_t tile = static_cast<int64_t>(c.scan_wg) * vt;
-  int64_t ntiles = (n + tile - 1) / tile;
-  ScanState st = scan_state(ctx, ntiles, 8);
-  Launch(ctx, ks)
-      .val<cl_long>(n)
-      .val<cl_int>(1)
-      .mem(st.ctl)
-      .mem(st.aggs)
-      .mem(st.incs)
-      .val<cl_uint>(st.epoch)
-      .extra(f)
-      .run(static_cast<size_t>(ntiles) * c.scan_wg, c.scan_wg);
   int64_t total = 0;
   ctx.read(r.ends->mem(), (n - 1) * sizeof(int64_t), sizeof total, &total);
   r.count = total;
