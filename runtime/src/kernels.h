@@ -706,6 +706,18 @@ __kernel void arrc_expand(long n, long total, __global const long* ends, __globa
   long start = lo > 0 ? ends[lo - 1] : 0;
   out[j] = arrc_get(lo, j - start ARRC_ARGS);
 }
+// CPU schedule: each work-item writes the outputs of a contiguous chunk of
+// sources in order (no search; locals prefixed as in kReduceCpu).
+__kernel void arrc_expand_chunks(long n, long chunk, __global const long* ends, __global T* out
+                                 ARRC_PARAMS) {
+  long arrc_g = get_global_id(0);
+  long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);
+  long arrc_j = arrc_lo > 0 ? ends[arrc_lo - 1] : 0;
+  for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) {
+    long arrc_start = arrc_j, arrc_end = ends[arrc_i];
+    for (; arrc_j < arrc_end; ++arrc_j) out[arrc_j] = arrc_get(arrc_i, arrc_j - arrc_start ARRC_ARGS);
+  }
+}
 )CLC";
 
 // LSD radix sort, 4-bit digits. KT key type, KU unsigned bits type,

@@ -789,18 +789,20 @@ inline long arrc_ladd(long a, long b) { return a + b; }
   // One program holds both kernels (scan of sizes + expansion).
   std::string src = run_scan(ctx, t, nullptr, f, 8, adapter, "arrc_sop", "ARRC_SNE", n, true,
                              detail::kExpand);
-  cl_kernel ke = ctx.kernel(src, "", "arrc_expand");
   int64_t total = 0;
   ctx.read(r.ends->mem(), (n - 1) * sizeof(int64_t), sizeof total, &total);
   r.count = total;
   r.data = ctx.alloc(static_cast<size_t>(std::max<int64_t>(total, 1)) * t.size);
-  Launch(ctx, ke)
-      .val<cl_long>(n)
-      .val<cl_long>(total)
-      .mem(r.ends->mem())
-      .mem(r.data->mem())
-      .extra(f)
-      .run(round_up(static_cast<size_t>(total), 256), 256);
+  if (config(ctx).cpu) {
+    Chunks ch = cpu_chunks(ctx, n);
+    Launch(ctx, ctx.kernel(src, "", "arrc_expand_chunks"))
+        .val<cl_long>(n).val<cl_long>(ch.size).mem(r.ends->mem()).mem(r.data->mem()).extra(f)
+        .run(ch.count, 1);
+  } else {
+    Launch(ctx, ctx.kernel(src, "", "arrc_expand"))
+        .val<cl_long>(n).val<cl_long>(total).mem(r.ends->mem()).mem(r.data->mem()).extra(f)
+        .run(round_up(static_cast<size_t>(total), 256), 256);
+  }
   return r;
 }
 
