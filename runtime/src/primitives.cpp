@@ -81,7 +81,7 @@ struct Config {
   // on the H100 (docs/performance.md): the ticket is faster for scans, the
   // work-group id for compaction.
   int scan_group_order = 0, compact_group_order = 1;
-  // Reduce, scans and compaction in the CPU schedule (kReduceCpu etc.):
+  // Reduce, scans, compaction and expand in the CPU schedule (kReduceCpu etc.):
   // CPU devices, unless ARRC_SCHEDULE=gpu; ARRC_SCHEDULE=cpu forces it.
   bool cpu = false;
 };
@@ -267,7 +267,8 @@ ScanState scan_state(Context& ctx, int64_t ntiles, size_t elem) {
     c.scan_aggs = create_zeroed(ctx, cap * sizeof(cl_ulong));
     c.scan_incs = create_zeroed(ctx, cap * sizeof(cl_ulong));
     c.scan_words = cap;
-  } else if (c.scan_epoch == UINT32_MAX) {
+  }
+  if (c.scan_epoch == UINT32_MAX) {  // epoch 0 would match zeroed words
     ctx.fill_zero(c.scan_aggs, 0, c.scan_words * sizeof(cl_ulong));
     ctx.fill_zero(c.scan_incs, 0, c.scan_words * sizeof(cl_ulong));
     c.scan_epoch = 0;
