@@ -292,13 +292,14 @@ std::string ContextImpl::report() {
 }
 
 static std::string cache_file(const ContextImpl& c, const ProgramSource& src,
-                              std::array<uint64_t, 2>& key) {
+                              const std::string& opts, std::array<uint64_t, 2>& key) {
   Hasher h;
   h.add(&src.hash()[0], 16);
   h.add(c.device_name);
   h.add(c.platform_name);
   h.add(c.driver_version);
   h.add(c.device_version);
+  h.add(opts);
   key = {h.a, h.b};
   return c.cache_dir + "/" + hex(h.a) + hex(h.b) + ".clbin";
 }
@@ -361,10 +362,13 @@ static std::string build_log(cl_program p, cl_device_id d) {
 cl_program ContextImpl::build(const ProgramSource& src) {
   std::string opts = "-cl-std=CL1.2";
   if (!src.options().empty()) opts += " " + src.options();
+  // debugging knobs: extra options for every build (e.g. -cl-nv-verbose),
+  // and the build log of each program built from source on stderr
+  if (const char* extra = getenv_nonempty("ARRC_BUILD_OPTIONS")) opts += std::string(" ") + extra;
   std::array<uint64_t, 2> key{};
   std::string path;
   if (!cache_dir.empty()) {
-    path = cache_file(*this, src, key);
+    path = cache_file(*this, src, opts, key);
     std::vector<unsigned char> bin;
     if (std::filesystem::exists(path)) {
       bool ok = load_binary(path, key, bin);
@@ -401,6 +405,11 @@ cl_program ContextImpl::build(const ProgramSource& src) {
                 "):\n" + log);
   }
   stats.builds++;
+  if (getenv_nonempty("ARRC_BUILD_LOG")) {
+    std::string log = build_log(p, device);
+    std::fprintf(stderr, "arrc: built program %s (%s)%s%s\n", hex(src.hash()[0]).c_str(),
+                 opts.c_str(), log.empty() ? "" : ":\n", log.c_str());
+  }
   if (!cache_dir.empty()) {
     size_t bs = 0;
     if (clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof bs, &bs, nullptr) == CL_SUCCESS &&
@@ -698,7 +707,12 @@ PoolStats Context::pool_stats() const {
   return impl_->pool;
 }
 
-static constexpr size_t kPinnedThreshold = 1 << 20;
+// Transfers of this size and up go through the pinned staging buffer
+// (ARRC_PINNED_MIN overrides, for measurements).
+static const size_t kPinnedThreshold = [] {
+  const char* v = std::getenv("ARRC_PINNED_MIN");
+  return (v && *v) ? static_cast<size_t>(std::strtoull(v, nullptr, 10)) : size_t{1} << 20;
+}();
 static constexpr size_t kPinnedChunk = 32 << 20;
 
 static bool ensure_pinned(detail::ContextImpl& c) {

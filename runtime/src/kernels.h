@@ -433,12 +433,14 @@ inline const char* kCompact = R"CLC(
 // Rows of WG elements (striped: element j*WG + lid of the tile is item j of
 // work-item lid) are loaded straight into registers; a ballot per row and
 // warp gives the count and each kept element's rank; the (row, warp) counts
-// are scanned in tile order, and values go from registers to `out`.
+// are scanned in tile order, and values go from registers to a local tile
+// in output order, then to `out`.
 #define NWARP (WG / 32)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void arrc_compact(long n, __global int* ctl, __global ulong* aggs, __global ulong* incs, uint epoch,
                   __global T* out, long out_off, __global long* count_out ARRC_PARAMS) {
   __local CT rows[VT * NWARP];
+  __local T tile[TILE];
   __local CT sums[ARRC_SH];
   __local CT lv[ARRC_LB];
   __local int lf[ARRC_LB];
@@ -467,10 +469,14 @@ void arrc_compact(long n, __global int* ctl, __global ulong* aggs, __global ulon
   if (lid < VT * NWARP) rows[lid] = ex;  // this (row, warp)'s first place in out
   barrier(CLK_LOCAL_MEM_FENCE);
   uint below = (1u << lane) - 1u;
+  // kept values to their places in a local tile, then whole rows to out
+  // (coalesced; straight from registers to out measured slower)
 #pragma unroll
   for (int j = 0; j < VT; ++j)
     if ((masks[j] >> lane) & 1u)
-      out[out_off + rows[j * NWARP + w] + popcount(masks[j] & below)] = vals[j];
+      tile[rows[j * NWARP + w] - prefix + popcount(masks[j] & below)] = vals[j];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (CT li = lid; li < total; li += WG) out[out_off + prefix + li] = tile[li];
   if (lid == 0 && base + TILE >= n) count_out[0] = (long)(prefix + total);
 }
 #else

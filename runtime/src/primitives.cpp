@@ -81,6 +81,8 @@ struct Config {
   // on the H100 (docs/performance.md): the ticket is faster for scans, the
   // work-group id for compaction.
   int scan_group_order = 0, compact_group_order = 1;
+  // NVIDIA warp path of compaction: work-group size and items per work-item
+  int compact_wg = 128, compact_vt = 16;
   // Reduce, scans, compaction and expand in the CPU schedule (kReduceCpu etc.):
   // CPU devices, unless ARRC_SCHEDULE=gpu; ARRC_SCHEDULE=cpu forces it.
   bool cpu = false;
@@ -97,6 +99,8 @@ int env_int(const char* name, int dflt) {
 //   ARRC_GROUPS_PER_CU   reduce/histogram work-groups per compute unit (GPU 8, CPU 4)
 //   ARRC_LOOKBACK_CHUNKS NVIDIA look-back window in chunks of 32 tiles (1)
 //   ARRC_NV_GROUP_ORDER  NVIDIA tile order for all scans: 1 work-group id, 0 ticket
+//   ARRC_COMPACT_WG, ARRC_COMPACT_VT  NVIDIA compaction work-group size (128)
+//                        and items per work-item (16, at most 16)
 //   ARRC_NV_WARP=0       no NVIDIA warp path (read in context.cpp)
 //   ARRC_SCHEDULE        cpu | gpu: kernel shapes of reduce/scan/compaction
 //                        (default: cpu on CPU devices; the tests run both on PoCL)
@@ -106,6 +110,8 @@ Config config(Context& ctx) {
   static const int gpc_env = env_int("ARRC_GROUPS_PER_CU", 0);
   static const int lbm_env = env_int("ARRC_LOOKBACK_CHUNKS", 0);
   static const int order_env = env_int("ARRC_NV_GROUP_ORDER", -1);
+  static const int cwg_env = env_int("ARRC_COMPACT_WG", 0);
+  static const int cvt_env = env_int("ARRC_COMPACT_VT", 0);
   static const char* schedule_env = std::getenv("ARRC_SCHEDULE");
   Config c;
   c.cpu = !ctx.is_gpu();
@@ -119,6 +125,9 @@ Config config(Context& ctx) {
   while (static_cast<size_t>(c.scan_wg) > m) c.scan_wg /= 2;
   // the warp paths (ARRC_NV) need whole warps
   if (ctx.impl().nv_warp) c.scan_wg = std::clamp(c.scan_wg / 32 * 32, 32, 1024);
+  if (cwg_env > 0) c.compact_wg = std::clamp(cwg_env / 32 * 32, 32, 1024);
+  while (static_cast<size_t>(c.compact_wg) > m) c.compact_wg /= 2;
+  if (cvt_env > 0) c.compact_vt = std::clamp(cvt_env, 1, 16);
   c.tile_bytes = tile_env > 0 ? static_cast<size_t>(tile_env) : (ctx.is_gpu() ? 32768 : 16384);
   // keep the tile well inside local memory (other __local arrays need room)
   while (c.tile_bytes > 1024 && c.tile_bytes + 4096 > ctx.local_mem_bytes()) c.tile_bytes /= 2;
@@ -398,15 +407,23 @@ namespace {
 // compact() on GPUs: single pass over tiles with look-back (kCompact).
 void compact_tiles(Context& ctx, const Config& c, const ElemType& t, int64_t n, const Fused& in,
                    cl_mem out, int64_t out_offset, cl_mem count_out) {
-  int vt = std::min(items_per_thread(c, t.size), 16);
+  int wg = c.scan_wg, vt = items_per_thread(c, t.size);
+  if (ctx.impl().nv_warp) {
+    // the warp path keeps VT items per work-item in registers: small
+    // work-groups, more of them per SM (measured best on the H100:
+    // docs/performance.md)
+    wg = c.compact_wg;
+    vt = c.compact_vt;
+    while (vt > 1 && static_cast<size_t>(wg) * vt * t.size + 4096 > ctx.local_mem_bytes()) vt /= 2;
+  }
   bool big = n >= INT_MAX;
   std::string ct = big ? "long" : "int";
-  std::string defs = cfg_defines(c, c.scan_wg, vt, c.compact_group_order) + "#define CT " + ct + "\n";
+  std::string defs = cfg_defines(c, wg, vt, c.compact_group_order) + "#define CT " + ct + "\n";
   std::string body = "inline CT arrc_cadd(CT a, CT b) { return a + b; }\n" +
                      helpers("CT", "arrc_cadd", "(CT)0", "c") + detail::kCompact;
   std::string src = assemble(ctx, t, nullptr, in, defs, body);
   cl_kernel k = ctx.kernel(src, "", "arrc_compact");
-  int64_t tile = static_cast<int64_t>(c.scan_wg) * vt;
+  int64_t tile = static_cast<int64_t>(wg) * vt;
   int64_t ntiles = (n + tile - 1) / tile;
   ScanState st = scan_state(ctx, ntiles, big ? 8 : 4);
   Launch(ctx, k)
@@ -419,7 +436,7 @@ void compact_tiles(Context& ctx, const Config& c, const ElemType& t, int64_t n, 
       .val<cl_long>(out_offset)
       .mem(count_out)
       .extra(in)
-      .run(static_cast<size_t>(ntiles) * c.scan_wg, c.scan_wg);
+      .run(static_cast<size_t>(ntiles) * wg, wg);
 }
 }  // namespace
 
