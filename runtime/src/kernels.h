@@ -671,6 +671,32 @@ __kernel void arrc_hist_local(long n, long nbins, __global T* out, long off, __l
 #endif
 )CLC";
 
+// Histogram in the CPU schedule: each work-item folds its chunk into a
+// private histogram (no atomics), then each work-item merges a range of bins.
+inline const char* kHistCpu = R"CLC(
+__kernel void arrc_hist_chunks(long n, long chunk, long nbins, __global T* part ARRC_PARAMS) {
+  long arrc_g = get_global_id(0);
+  __global T* arrc_h = part + arrc_g * nbins;
+  for (long arrc_b = 0; arrc_b < nbins; ++arrc_b) arrc_h[arrc_b] = ARRC_NE;
+  long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);
+  for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) {
+    long arrc_b = arrc_bin(arrc_i ARRC_ARGS);
+    if (arrc_b >= 0 && arrc_b < nbins)
+      arrc_h[arrc_b] = arrc_op(arrc_h[arrc_b], arrc_load(arrc_i ARRC_ARGS));
+  }
+}
+__kernel void arrc_hist_merge(long nchunks, long nbins, long bchunk, __global const T* part,
+                              __global T* out, long off) {
+  long arrc_lo = get_global_id(0) * bchunk, arrc_hi = min(nbins, arrc_lo + bchunk);
+  for (long arrc_b = arrc_lo; arrc_b < arrc_hi; ++arrc_b) {
+    T arrc_acc = out[off + arrc_b];
+    for (long arrc_c = 0; arrc_c < nchunks; ++arrc_c)
+      arrc_acc = arrc_op(arrc_acc, part[arrc_c * nbins + arrc_b]);
+    out[off + arrc_b] = arrc_acc;
+  }
+}
+)CLC";
+
 inline const char* kSegReduceOffsets = R"CLC(
 // One work-group per segment; each work-item reduces a contiguous piece.
 __kernel void arrc_segreduce_off(long nseg, __global const long* offs, __global T* out, long out_off,

@@ -755,6 +755,23 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
     }
   }
   Config c = config(ctx);
+  if (c.cpu) {
+    // private histograms per chunk when they are no larger than the chunks
+    // themselves (scratch <= the input); many bins take the atomics below
+    Chunks ch = cpu_chunks(ctx, n);
+    if (nbins <= ch.size) {
+      std::string src = assemble(ctx, t, &op, in, "", detail::kHistCpu);
+      auto part = ctx.alloc(static_cast<size_t>(ch.count * nbins) * t.size);
+      Launch(ctx, ctx.kernel(src, "", "arrc_hist_chunks"))
+          .val<cl_long>(n).val<cl_long>(ch.size).val<cl_long>(nbins).mem(part->mem()).extra(in)
+          .run(ch.count, 1);
+      Chunks bins = cpu_chunks(ctx, nbins);
+      Launch(ctx, ctx.kernel(src, "", "arrc_hist_merge"))
+          .val<cl_long>(ch.count).val<cl_long>(nbins).val<cl_long>(bins.size).mem(part->mem())
+          .mem(out).val<cl_long>(out_offset).run(bins.count, 1);
+      return;
+    }
+  }
   size_t L = static_cast<size_t>(c.wg);
   bool use_local = !l.empty() && static_cast<size_t>(nbins) * t.size <= 16384;
   std::string src = assemble(ctx, t, &op, in, g + (use_local ? l : std::string()), detail::kHist,
