@@ -100,7 +100,7 @@ int env_int(const char* name, int dflt) {
 //   ARRC_LOOKBACK_CHUNKS NVIDIA look-back window in chunks of 32 tiles (1)
 //   ARRC_NV_GROUP_ORDER  NVIDIA tile order for all scans: 1 work-group id, 0 ticket
 //   ARRC_COMPACT_WG, ARRC_COMPACT_VT  NVIDIA compaction work-group size (128)
-//                        and items per work-item (16, at most 16)
+//                        and items per work-item (16; 1..16)
 //   ARRC_NV_WARP=0       no NVIDIA warp path (read in context.cpp)
 //   ARRC_SCHEDULE        cpu | gpu: kernel shapes of reduce/scan/compaction
 //                        (default: cpu on CPU devices; the tests run both on PoCL)
@@ -717,6 +717,24 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
   if (n <= 0) return;
   if (t.size != 4 && t.size != 8)
     throw Error("histogram: element type " + t.name + " must be 4 or 8 bytes");
+  Config c = config(ctx);
+  if (c.cpu) {
+    // private histograms per chunk when they are no larger than the chunks
+    // themselves (scratch <= the input); many bins take the atomics below
+    Chunks ch = cpu_chunks(ctx, n);
+    if (nbins <= ch.size) {
+      std::string src = assemble(ctx, t, &op, in, "", detail::kHistCpu);
+      auto part = ctx.alloc(static_cast<size_t>(ch.count * nbins) * t.size);
+      Launch(ctx, ctx.kernel(src, "", "arrc_hist_chunks"))
+          .val<cl_long>(n).val<cl_long>(ch.size).val<cl_long>(nbins).mem(part->mem()).extra(in)
+          .run(ch.count, 1);
+      Chunks bins = cpu_chunks(ctx, nbins);
+      Launch(ctx, ctx.kernel(src, "", "arrc_hist_merge"))
+          .val<cl_long>(ch.count).val<cl_long>(nbins).val<cl_long>(bins.size).mem(part->mem())
+          .mem(out).val<cl_long>(out_offset).run(bins.count, 1);
+      return;
+    }
+  }
   std::string g, l;  // global and local update macros
   bool i64 = t.size == 8;
   const std::string& nm = t.name;
@@ -752,24 +770,6 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
              "  }\n}\n";
       dst += std::string("#define ") + (space == 0 ? "ARRC_ATOMIC_UPDATE" : "ARRC_LOCAL_ATOMIC_UPDATE") +
              "(p, v) " + name + "(p, v)\n";
-    }
-  }
-  Config c = config(ctx);
-  if (c.cpu) {
-    // private histograms per chunk when they are no larger than the chunks
-    // themselves (scratch <= the input); many bins take the atomics below
-    Chunks ch = cpu_chunks(ctx, n);
-    if (nbins <= ch.size) {
-      std::string src = assemble(ctx, t, &op, in, "", detail::kHistCpu);
-      auto part = ctx.alloc(static_cast<size_t>(ch.count * nbins) * t.size);
-      Launch(ctx, ctx.kernel(src, "", "arrc_hist_chunks"))
-          .val<cl_long>(n).val<cl_long>(ch.size).val<cl_long>(nbins).mem(part->mem()).extra(in)
-          .run(ch.count, 1);
-      Chunks bins = cpu_chunks(ctx, nbins);
-      Launch(ctx, ctx.kernel(src, "", "arrc_hist_merge"))
-          .val<cl_long>(ch.count).val<cl_long>(nbins).val<cl_long>(bins.size).mem(part->mem())
-          .mem(out).val<cl_long>(out_offset).run(bins.count, 1);
-      return;
     }
   }
   size_t L = static_cast<size_t>(c.wg);
