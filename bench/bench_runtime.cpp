@@ -53,6 +53,7 @@ struct Opts {
   std::vector<int64_t> sizes;
   int reps = 0;
   std::vector<std::string> ops;
+  bool sync_probe = false, overhead = true;
   bool want(const std::string& o) const {
     return ops.empty() || std::find(ops.begin(), ops.end(), o) != ops.end();
   }
@@ -405,6 +406,79 @@ void bench_type(Context& ctx, const Opts& o, int64_t n, double copy_gbs
   }
 }
 
+// --sync-probe: the round trip of a tiny kernel whose 8-byte result the host
+// needs (what compact() pays for its count), by several ways of waiting.
+void sync_probe(Context& ctx) {
+  static ProgramSource p(
+      "__kernel void put(__global long* x, long v) { if (get_global_id(0) == 0) x[0] = v; }");
+  cl_kernel k = ctx.kernel(p, "put");
+  cl_command_queue q = ctx.queue();
+  cl_int err = CL_SUCCESS;
+  auto dev = ctx.alloc(64);
+  cl_mem host = clCreateBuffer(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 64,
+                               nullptr, &err);
+  cl_mem stage = clCreateBuffer(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 4096,
+                                nullptr, &err);
+  void* pinned = clEnqueueMapBuffer(q, stage, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 4096, 0,
+                                    nullptr, nullptr, &err);
+  int64_t got = 0, v = 0;
+  auto launch = [&](cl_mem m) {
+    ++v;
+    clSetKernelArg(k, 0, sizeof(cl_mem), &m);
+    clSetKernelArg(k, 1, sizeof v, &v);
+    size_t g = 64, l = 64;
+    clEnqueueNDRangeKernel(q, k, 1, nullptr, &g, &l, 0, nullptr, nullptr);
+  };
+  auto time = [&](const char* what, const std::function<void()>& f) {
+    const int reps = 2000;
+    f();
+    bool ok = got == v;
+    auto t0 = clk::now();
+    for (int i = 0; i < reps; ++i) {
+      f();
+      ok = ok && got == v;
+    }
+    double us = std::chrono::duration<double, std::micro>(clk::now() - t0).count() / reps;
+    std::printf("sync probe: %-52s %7.2f us %s\n", what, us, ok ? "ok" : "WRONG VALUE");
+  };
+  cl_mem d = dev->mem();
+  time("kernel + clFinish (no result)", [&] { launch(d); clFinish(q); got = v; });
+  time("kernel + blocking read (pageable)", [&] {
+    launch(d);
+    clEnqueueReadBuffer(q, d, CL_TRUE, 0, 8, &got, 0, nullptr, nullptr);
+  });
+  time("kernel + blocking read (pinned)", [&] {
+    launch(d);
+    clEnqueueReadBuffer(q, d, CL_TRUE, 0, 8, pinned, 0, nullptr, nullptr);
+    std::memcpy(&got, pinned, 8);
+  });
+  time("kernel + read (pinned) + clFinish", [&] {
+    launch(d);
+    clEnqueueReadBuffer(q, d, CL_FALSE, 0, 8, pinned, 0, nullptr, nullptr);
+    clFinish(q);
+    std::memcpy(&got, pinned, 8);
+  });
+  time("kernel to ALLOC_HOST_PTR buffer + blocking map", [&] {
+    launch(host);
+    void* m = clEnqueueMapBuffer(q, host, CL_TRUE, CL_MAP_READ, 0, 8, 0, nullptr, nullptr, &err);
+    std::memcpy(&got, m, 8);
+    clEnqueueUnmapMemObject(q, host, m, 0, nullptr, nullptr);
+  });
+  time("kernel + read (pinned) + clWaitForEvents", [&] {
+    launch(d);
+    cl_event e;
+    clEnqueueReadBuffer(q, d, CL_FALSE, 0, 8, pinned, 0, nullptr, &e);
+    clWaitForEvents(1, &e);
+    clReleaseEvent(e);
+    std::memcpy(&got, pinned, 8);
+  });
+  clFinish(q);
+  clEnqueueUnmapMemObject(q, stage, pinned, 0, nullptr, nullptr);
+  clFinish(q);
+  clReleaseMemObject(stage);
+  clReleaseMemObject(host);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -417,8 +491,12 @@ int main(int argc, char** argv) {
       o.reps = std::atoi(argv[++i]);
     } else if (a == "--ops" && i + 1 < argc) {
       o.ops = split(argv[++i]);
+    } else if (a == "--sync-probe") {
+      o.sync_probe = true;
+    } else if (a == "--no-overhead") {
+      o.overhead = false;
     } else {
-      std::fprintf(stderr, "usage: %s [--sizes 1e6,1e7] [--reps N] [--ops reduce,scan,...]\n",
+      std::fprintf(stderr, "usage: %s [--sizes 1e6,1e7] [--reps N] [--ops reduce,scan,...] [--sync-probe] [--no-overhead]\n",
                    argv[0]);
       return 2;
     }
@@ -438,7 +516,8 @@ int main(int argc, char** argv) {
 #endif
   // Host overhead per launch of a cached kernel (enqueue only, no wait), and
   // of a whole primitive call on a tiny input (program lookup by text).
-  {
+  if (o.sync_probe) sync_probe(ctx);
+  if (o.overhead) {
     static ProgramSource p("__kernel void nop(__global int* x, long n) { if (get_global_id(0) < n) x[0] = 1; }");
     auto b = ctx.alloc(64);
     cl_kernel k = ctx.kernel(p, "nop");
@@ -475,10 +554,17 @@ int main(int argc, char** argv) {
     auto t3 = clk::now();
     for (int i = 0; i < reps2; ++i) ctx.read(cbuf->mem(), 0, 8, &c8);
     double us4 = std::chrono::duration<double, std::micro>(clk::now() - t3).count() / reps2;
+    // what each timed copy pays besides its bytes: a tiny copy and clFinish
+    auto t4 = clk::now();
+    for (int i = 0; i < reps2; ++i) {
+      ctx.copy(out2->mem(), 0, out2->mem(), 2000, 2000);
+      ctx.finish();
+    }
+    double us5 = std::chrono::duration<double, std::micro>(clk::now() - t4).count() / reps2;
     std::printf("host overhead: cached kernel lookup + launch %.2f us; reduce() call (2 launches, "
                 "text lookup) %.2f us; compact() call (launch, count read) %.2f us; "
-                "8-byte read %.2f us\n",
-                us, us2, us3, us4);
+                "8-byte read %.2f us; tiny copy + clFinish %.2f us\n",
+                us, us2, us3, us4, us5);
   }
   std::printf("\n| op             |          n | type   |   arrc ms | arrc GB/s | boost GB/s | copy GB/s | arrc/copy | arrc/boost | check |\n");
   std::printf("|----------------|-----------:|--------|----------:|---------:|---------:|---------:|-------:|-------:|----|\n");

@@ -27,7 +27,7 @@ if [ "${TUNE:-1}" = 1 ]; then
   IFS=';' read -ra cfgs <<< "$SWEEP"
   for cfg in "${cfgs[@]}"; do
     echo "== $cfg" | tee -a "$OUT/tune.txt"
-    env $cfg timeout 120 $B --sizes ${SWEEP_N:-1e8} --reps 20 --ops scan,compact 2>&1 | grep -E '^\| (scan|compact|copy)' | tee -a "$OUT/tune.txt"
+    env $cfg timeout 120 $B --sizes ${SWEEP_N:-1e8} --reps 20 --ops scan,compact 2>&1 | grep -E '^(host overhead|\| (scan|compact|copy))' | tee -a "$OUT/tune.txt"
   done
 fi
 timeout ${BENCH_TIMEOUT:-420} $B "$@" 2>&1 | tee "$OUT/bench.txt"

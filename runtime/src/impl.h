@@ -40,6 +40,8 @@ struct ContextImpl {
   // program cache
   std::unordered_map<uint64_t, ProgramEntry> programs;         // by ProgramSource id
   std::unordered_map<std::string, std::unique_ptr<ProgramSource>> dynamic_sources;  // by text
+  // the primitives' programs by a short key (program() in primitives.cpp)
+  std::unordered_map<std::string, const ProgramSource*> primitive_programs;
   CacheStats stats;
 
   // pool
@@ -69,6 +71,8 @@ struct ContextImpl {
 
   ~ContextImpl();
 
+  // the one ProgramSource of this text and options in this context
+  const ProgramSource& intern(const std::string& source, const std::string& options);
   cl_program get_program(const ProgramSource& src);
   cl_kernel get_kernel(const ProgramSource& src, const char* name);
   cl_program build(const ProgramSource& src);

@@ -5,6 +5,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 
 #include "impl.h"
 #include "kernels.h"
@@ -203,6 +204,44 @@ std::string assemble(Context& ctx, const ElemType& t, const Operator* op, const 
   return s;
 }
 
+// The program of a primitive call, found by a short key once it exists:
+// `what` names the kernel body (with everything it is made of that is not
+// in `defines` or the operands), `body` makes it. Assembling and hashing
+// the whole ~15 KB text on every call cost microseconds of host time per
+// launch (docs/performance.md).
+const ProgramSource& program(Context& ctx, const ElemType& t, const Operator* op, const Fused& in,
+                             const std::string& defines, const std::string& what,
+                             const std::function<std::string()>& body) {
+  std::string key;
+  key.reserve(256 + defines.size() + in.source.size());
+  auto part = [&](const std::string& x) {
+    key += x;
+    key += '\x1f';
+  };
+  part(what);
+  part(defines);
+  part(t.name);
+  part(t.prelude);
+  if (op) {
+    part(op->expr);
+    part(op->neutral);
+    part(op->prelude);
+  } else {
+    part("\x02");
+  }
+  part(in.source);
+  for (auto& a : in.args) {
+    part(a.type);
+    part(a.name);
+  }
+  auto& memo = ctx.impl().primitive_programs;
+  auto it = memo.find(key);
+  if (it != memo.end()) return *it->second;
+  const ProgramSource& p = ctx.impl().intern(assemble(ctx, t, op, in, defines, body()), "");
+  memo.emplace(std::move(key), &p);
+  return p;
+}
+
 // Sets arguments and launches.
 struct Launch {
   Context& ctx;
@@ -289,31 +328,35 @@ ScanState scan_state(Context& ctx, int64_t ntiles, size_t elem) {
 // defined in `adapter`; sop/sne name the operator and neutral for the
 // work-group helpers). `extra` is appended to the program, which is
 // returned, so a caller can take further kernels from it.
-std::string run_scan(Context& ctx, const ElemType& t, const Operator* op, const Fused& in,
-                     size_t st_size, const std::string& adapter, const std::string& sop,
-                     const std::string& sne, int64_t n, bool inclusive,
-                     const std::string& extra = "") {
+const ProgramSource& run_scan(Context& ctx, const ElemType& t, const Operator* op,
+                              const Fused& in, size_t st_size, const std::string& adapter,
+                              const std::string& sop, const std::string& sne, int64_t n,
+                              bool inclusive, const std::string& extra = "") {
   Config c = config(ctx);
+  std::string what = "scan\x1e" + adapter + "\x1e" + extra + "\x1e" + sop + "\x1e" + sne;
   if (c.cpu) {
-    std::string src = assemble(ctx, t, op, in, "", adapter + detail::kScanCpu + extra);
+    const ProgramSource& src = program(ctx, t, op, in, "", what + "cpu", [&] {
+      return adapter + detail::kScanCpu + extra;
+    });
     if (n <= 0) return src;
     Chunks ch = cpu_chunks(ctx, n);
     auto partial = ctx.alloc(static_cast<size_t>(ch.count) * st_size);
-    Launch(ctx, ctx.kernel(src, "", "arrc_cscan_reduce"))
+    Launch(ctx, ctx.kernel(src, "arrc_cscan_reduce"))
         .val<cl_long>(n).val<cl_long>(ch.size).mem(partial->mem()).extra(in).run(ch.count, 1);
-    Launch(ctx, ctx.kernel(src, "", "arrc_cscan_partials"))
+    Launch(ctx, ctx.kernel(src, "arrc_cscan_partials"))
         .val<cl_long>(ch.count).mem(partial->mem()).run(1, 1);
-    Launch(ctx, ctx.kernel(src, "", "arrc_cscan_apply"))
+    Launch(ctx, ctx.kernel(src, "arrc_cscan_apply"))
         .val<cl_long>(n).val<cl_long>(ch.size).val<cl_int>(inclusive ? 1 : 0).mem(partial->mem())
         .extra(in).run(ch.count, 1);
     return src;
   }
   int vt = items_per_thread(c, st_size);
-  std::string body = adapter + helpers("ST", sop, sne, "s") + detail::kScan + extra;
-  std::string src =
-      assemble(ctx, t, op, in, cfg_defines(c, c.scan_wg, vt, c.scan_group_order), body);
+  const ProgramSource& src =
+      program(ctx, t, op, in, cfg_defines(c, c.scan_wg, vt, c.scan_group_order), what, [&] {
+        return adapter + helpers("ST", sop, sne, "s") + detail::kScan + extra;
+      });
   if (n <= 0) return src;
-  cl_kernel k = ctx.kernel(src, "", "arrc_scan");
+  cl_kernel k = ctx.kernel(src, "arrc_scan");
   int64_t tile = static_cast<int64_t>(c.scan_wg) * vt;
   int64_t ntiles = (n + tile - 1) / tile;
   if (ntiles >= INT_MAX) throw Error("scan: input too large");
@@ -357,38 +400,40 @@ void reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n, cons
   Config c = config(ctx);
   if (c.cpu) {
     std::string defs = op.commutative ? "#define ARRC_COMMUTATIVE 1\n" : "";
-    std::string src = assemble(ctx, t, &op, in, defs, detail::kReduceCpu);
+    const ProgramSource& src =
+        program(ctx, t, &op, in, defs, "reduce cpu", [] { return detail::kReduceCpu; });
     Chunks ch = cpu_chunks(ctx, n);
     auto partial = ctx.alloc(static_cast<size_t>(std::max<int64_t>(ch.count, 1)) * t.size);
     if (ch.count > 0)
-      Launch(ctx, ctx.kernel(src, "", "arrc_reduce_chunks"))
+      Launch(ctx, ctx.kernel(src, "arrc_reduce_chunks"))
           .val<cl_long>(n).val<cl_long>(ch.size).mem(partial->mem()).extra(in).run(ch.count, 1);
-    Launch(ctx, ctx.kernel(src, "", "arrc_reduce_chunks_final"))
+    Launch(ctx, ctx.kernel(src, "arrc_reduce_chunks_final"))
         .val<cl_long>(ch.count).mem(partial->mem()).mem(out).val<cl_long>(out_index).run(1, 1);
     return;
   }
   int vt = items_per_thread(c, t.size);
-  std::string src = assemble(ctx, t, &op, in, cfg_defines(c, c.wg, vt, 0), detail::kReduce);
+  const ProgramSource& src = program(ctx, t, &op, in, cfg_defines(c, c.wg, vt, 0), "reduce",
+                                     [] { return detail::kReduce; });
   int64_t tile = static_cast<int64_t>(c.wg) * vt;
   size_t groups = std::max<size_t>(
       1, std::min<size_t>(c.groups, static_cast<size_t>((std::max<int64_t>(n, 1) + tile - 1) / tile)));
   auto partial = ctx.alloc(groups * t.size);
   if (n > 0) {
     if (op.commutative) {
-      cl_kernel k = ctx.kernel(src, "", "arrc_reduce_comm");
+      cl_kernel k = ctx.kernel(src, "arrc_reduce_comm");
       Launch(ctx, k).val<cl_long>(n).mem(partial->mem()).extra(in).run(groups * c.wg, c.wg);
     } else {
       int64_t chunk = (n + groups - 1) / groups;
       chunk = (chunk + tile - 1) / tile * tile;
       groups = static_cast<size_t>((n + chunk - 1) / chunk);
-      cl_kernel k = ctx.kernel(src, "", "arrc_reduce_ordered");
+      cl_kernel k = ctx.kernel(src, "arrc_reduce_ordered");
       Launch(ctx, k).val<cl_long>(n).val<cl_long>(chunk).mem(partial->mem()).extra(in).run(
           groups * c.wg, c.wg);
     }
   } else {
     groups = 0;
   }
-  cl_kernel kf = ctx.kernel(src, "", "arrc_reduce_final");
+  cl_kernel kf = ctx.kernel(src, "arrc_reduce_final");
   Launch(ctx, kf)
       .val<cl_long>(static_cast<cl_long>(groups))
       .mem(partial->mem())
@@ -419,10 +464,11 @@ void compact_tiles(Context& ctx, const Config& c, const ElemType& t, int64_t n, 
   bool big = n >= INT_MAX;
   std::string ct = big ? "long" : "int";
   std::string defs = cfg_defines(c, wg, vt, c.compact_group_order) + "#define CT " + ct + "\n";
-  std::string body = "inline CT arrc_cadd(CT a, CT b) { return a + b; }\n" +
-                     helpers("CT", "arrc_cadd", "(CT)0", "c") + detail::kCompact;
-  std::string src = assemble(ctx, t, nullptr, in, defs, body);
-  cl_kernel k = ctx.kernel(src, "", "arrc_compact");
+  const ProgramSource& src = program(ctx, t, nullptr, in, defs, "compact", [] {
+    return "inline CT arrc_cadd(CT a, CT b) { return a + b; }\n" +
+           helpers("CT", "arrc_cadd", "(CT)0", "c") + detail::kCompact;
+  });
+  cl_kernel k = ctx.kernel(src, "arrc_compact");
   int64_t tile = static_cast<int64_t>(wg) * vt;
   int64_t ntiles = (n + tile - 1) / tile;
   ScanState st = scan_state(ctx, ntiles, big ? 8 : 4);
@@ -454,14 +500,15 @@ int64_t compact(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_
   }
   Config c = config(ctx);
   if (c.cpu) {
-    std::string src = assemble(ctx, t, nullptr, in, "", detail::kCompactCpu);
+    const ProgramSource& src =
+        program(ctx, t, nullptr, in, "", "compact cpu", [] { return detail::kCompactCpu; });
     Chunks ch = cpu_chunks(ctx, n);
     auto offs = ctx.alloc(static_cast<size_t>(ch.count) * sizeof(int64_t));
-    Launch(ctx, ctx.kernel(src, "", "arrc_ccompact_count"))
+    Launch(ctx, ctx.kernel(src, "arrc_ccompact_count"))
         .val<cl_long>(n).val<cl_long>(ch.size).mem(offs->mem()).extra(in).run(ch.count, 1);
-    Launch(ctx, ctx.kernel(src, "", "arrc_ccompact_offsets"))
+    Launch(ctx, ctx.kernel(src, "arrc_ccompact_offsets"))
         .val<cl_long>(ch.count).mem(offs->mem()).mem(count_out).run(1, 1);
-    Launch(ctx, ctx.kernel(src, "", "arrc_ccompact_write"))
+    Launch(ctx, ctx.kernel(src, "arrc_ccompact_write"))
         .val<cl_long>(n).val<cl_long>(ch.size).mem(offs->mem()).mem(out).val<cl_long>(out_offset)
         .extra(in).run(ch.count, 1);
   } else {
@@ -822,19 +869,19 @@ inline long arrc_ladd(long a, long b) { return a + b; }
 #define arrc_sstore(i, v) (arrc_ends[i] = (v))
 )CLC";
   // One program holds both kernels (scan of sizes + expansion).
-  std::string src = run_scan(ctx, t, nullptr, f, 8, adapter, "arrc_sop", "ARRC_SNE", n, true,
-                             detail::kExpand);
+  const ProgramSource& src = run_scan(ctx, t, nullptr, f, 8, adapter, "arrc_sop", "ARRC_SNE", n,
+                                      true, detail::kExpand);
   int64_t total = 0;
   ctx.read(r.ends->mem(), (n - 1) * sizeof(int64_t), sizeof total, &total);
   r.count = total;
   r.data = ctx.alloc(static_cast<size_t>(std::max<int64_t>(total, 1)) * t.size);
   if (config(ctx).cpu) {
     Chunks ch = cpu_chunks(ctx, n);
-    Launch(ctx, ctx.kernel(src, "", "arrc_expand_chunks"))
+    Launch(ctx, ctx.kernel(src, "arrc_expand_chunks"))
         .val<cl_long>(n).val<cl_long>(ch.size).mem(r.ends->mem()).mem(r.data->mem()).extra(f)
         .run(ch.count, 1);
   } else {
-    Launch(ctx, ctx.kernel(src, "", "arrc_expand"))
+    Launch(ctx, ctx.kernel(src, "arrc_expand"))
         .val<cl_long>(n).val<cl_long>(total).mem(r.ends->mem()).mem(r.data->mem()).extra(f)
         .run(round_up(static_cast<size_t>(total), 256), 256);
   }
