@@ -430,27 +430,23 @@ inline const char* kCompact = R"CLC(
 #define TILE (WG * VT)
 #define LPAD(i) ((i) + ((i) >> 5))
 #ifdef ARRC_NV
-// Rows of WG elements (striped: element j*WG + lid of the tile is item j of
-// work-item lid) are loaded straight into registers; a ballot per row and
-// warp gives the count and each kept element's rank; the (row, warp) counts
-// are scanned in tile order, and values go from registers to a local tile
-// in output order, then to `out`.
+// A work-group takes SUB sub-tiles of WG * VT elements and looks back once
+// for all of them (the look-back is what the work-group waits on: fewer of
+// them measured faster on the H100, docs/performance.md). In a sub-tile,
+// rows of WG elements (striped: element j*WG + lid is item j of work-item
+// lid) are loaded straight into registers; a ballot per row and warp gives
+// the count and each kept element's rank; the (row, warp) counts are
+// scanned, and kept values go from registers to a local tile in output
+// order. The last sub-tile's scan looks back; then the whole local tile
+// goes to `out` in aligned rows.
 #define NWARP (WG / 32)
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void arrc_compact(long n, __global int* ctl, __global ulong* aggs, __global ulong* incs, uint epoch,
-                  __global T* out, long out_off, __global long* count_out ARRC_PARAMS) {
-  __local CT rows[VT * NWARP];
-  __local T tile[TILE];
-  __local CT sums[ARRC_SH];
-  __local CT lv[ARRC_LB];
-  __local int lf[ARRC_LB];
-  __local int lctl, ltile;
-  __local CT lex;
+#ifndef SUB
+#define SUB 1
+#endif
+#define BIG (TILE * SUB)
+inline void arrc_compact_rows(long n, long base, T* vals, uint* masks, __local CT* rows
+                              ARRC_PARAMS) {
   int lid = get_local_id(0), lane = lid & 31, w = lid >> 5;
-  int t = arrc_take_tile(ctl, (n + TILE - 1) / TILE, &ltile);
-  long base = (long)t * TILE;
-  T vals[VT];
-  uint masks[VT];
 #pragma unroll
   for (int j = 0; j < VT; ++j) {
     long i = base + j * WG + lid;
@@ -462,22 +458,61 @@ void arrc_compact(long n, __global int* ctl, __global ulong* aggs, __global ulon
     masks[j] = arrc_nv_ballot(i < n && arrc_keep(i, vals[j] ARRC_ARGS));
     if (lane == 0) rows[j * NWARP + w] = (CT)popcount(masks[j]);
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  CT prefix, total;
-  CT ex = arrc_tile_scan_c(lid < VT * NWARP ? rows[lid] : 0, t, aggs, incs, epoch, sums, lv, lf,
-                           &lctl, &lex, &prefix, &total);
-  if (lid < VT * NWARP) rows[lid] = ex;  // this (row, warp)'s first place in out
-  barrier(CLK_LOCAL_MEM_FENCE);
+}
+// Kept values to tile[rows[(row, warp)] - shift + rank] (rows: places).
+inline void arrc_compact_place(const T* vals, const uint* masks, __local const CT* rows, CT shift,
+                               __local T* tile) {
+  int lid = get_local_id(0), lane = lid & 31, w = lid >> 5;
   uint below = (1u << lane) - 1u;
-  // kept values to their places in a local tile, then whole rows to out
-  // (coalesced; straight from registers to out measured slower)
 #pragma unroll
   for (int j = 0; j < VT; ++j)
     if ((masks[j] >> lane) & 1u)
-      tile[rows[j * NWARP + w] - prefix + popcount(masks[j] & below)] = vals[j];
+      tile[rows[j * NWARP + w] - shift + popcount(masks[j] & below)] = vals[j];
+}
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_compact(long n, __global int* ctl, __global ulong* aggs, __global ulong* incs, uint epoch,
+                  __global T* out, long out_off, __global long* count_out ARRC_PARAMS) {
+  __local CT rows[VT * NWARP];
+  __local T tile[BIG];
+  __local CT sums[ARRC_SH];
+  __local CT lv[ARRC_LB];
+  __local int lf[ARRC_LB];
+  __local int lctl, ltile;
+  __local CT lex;
+  int lid = get_local_id(0);
+  int t = arrc_take_tile(ctl, (n + BIG - 1) / BIG, &ltile);
+  long base = (long)t * BIG;
+  T vals[VT];
+  uint masks[VT];
+  CT acc = 0;  // kept in the earlier sub-tiles
+  for (int s = 0; s < SUB - 1; ++s) {
+    arrc_compact_rows(n, base + (long)s * TILE, vals, masks, rows ARRC_ARGS);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    CT stotal;
+    CT ex = arrc_wg_scan_c(lid < VT * NWARP ? rows[lid] : 0, sums, &stotal);
+    if (lid < VT * NWARP) rows[lid] = ex;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    arrc_compact_place(vals, masks, rows, -acc, tile);
+    acc += stotal;
+    barrier(CLK_LOCAL_MEM_FENCE);  // rows and sums are used again
+  }
+  arrc_compact_rows(n, base + (long)(SUB - 1) * TILE, vals, masks, rows ARRC_ARGS);
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (CT li = lid; li < total; li += WG) out[out_off + prefix + li] = tile[li];
-  if (lid == 0 && base + TILE >= n) count_out[0] = (long)(prefix + total);
+  // the earlier sub-tiles' count rides on the first (row, warp) count, so
+  // the aggregate the look-back publishes covers the whole tile
+  CT prefix, total;
+  CT x = lid < VT * NWARP ? rows[lid] : 0;
+  CT ex = arrc_tile_scan_c(lid == 0 ? x + acc : x, t, aggs, incs, epoch, sums, lv, lf, &lctl,
+                           &lex, &prefix, &total);
+  if (lid < VT * NWARP) rows[lid] = lid == 0 ? ex + acc : ex;  // places in out
+  barrier(CLK_LOCAL_MEM_FENCE);
+  arrc_compact_place(vals, masks, rows, prefix, tile);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  // whole 128-byte rows of out where they can be
+  long o0 = out_off + prefix, s0 = o0 & ~(long)(128 / sizeof(T) - 1);
+  for (long p = s0 + lid; p < o0 + total; p += WG)
+    if (p >= o0) out[p] = tile[p - o0];
+  if (lid == 0 && base + BIG >= n) count_out[0] = (long)(prefix + total);
 }
 #else
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))

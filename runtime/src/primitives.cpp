@@ -83,7 +83,8 @@ struct Config {
   // work-group id for compaction.
   int scan_group_order = 0, compact_group_order = 1;
   // NVIDIA warp path of compaction: work-group size and items per work-item
-  int compact_wg = 128, compact_vt = 16;
+  // and sub-tiles per look-back
+  int compact_wg = 128, compact_vt = 16, compact_sub = 3;
   // Reduce, scans, compaction and expand in the CPU schedule (kReduceCpu etc.):
   // CPU devices, unless ARRC_SCHEDULE=gpu; ARRC_SCHEDULE=cpu forces it.
   bool cpu = false;
@@ -100,8 +101,9 @@ int env_int(const char* name, int dflt) {
 //   ARRC_GROUPS_PER_CU   reduce/histogram work-groups per compute unit (GPU 8, CPU 4)
 //   ARRC_LOOKBACK_CHUNKS NVIDIA look-back window in chunks of 32 tiles (1)
 //   ARRC_NV_GROUP_ORDER  NVIDIA tile order for all scans: 1 work-group id, 0 ticket
-//   ARRC_COMPACT_WG, ARRC_COMPACT_VT  NVIDIA compaction work-group size (128)
-//                        and items per work-item (16; 1..16)
+//   ARRC_COMPACT_WG, ARRC_COMPACT_VT, ARRC_COMPACT_SUB  NVIDIA compaction
+//                        work-group size (128), items per work-item (16; 1..16)
+//                        and sub-tiles per look-back (3; 1..8)
 //   ARRC_NV_WARP=0       no NVIDIA warp path (read in context.cpp)
 //   ARRC_SCHEDULE        cpu | gpu: kernel shapes of reduce/scan/compaction
 //                        (default: cpu on CPU devices; the tests run both on PoCL)
@@ -113,6 +115,7 @@ Config config(Context& ctx) {
   static const int order_env = env_int("ARRC_NV_GROUP_ORDER", -1);
   static const int cwg_env = env_int("ARRC_COMPACT_WG", 0);
   static const int cvt_env = env_int("ARRC_COMPACT_VT", 0);
+  static const int csub_env = env_int("ARRC_COMPACT_SUB", 0);
   static const char* schedule_env = std::getenv("ARRC_SCHEDULE");
   Config c;
   c.cpu = !ctx.is_gpu();
@@ -129,6 +132,7 @@ Config config(Context& ctx) {
   if (cwg_env > 0) c.compact_wg = std::clamp(cwg_env / 32 * 32, 32, 1024);
   while (static_cast<size_t>(c.compact_wg) > m) c.compact_wg /= 2;
   if (cvt_env > 0) c.compact_vt = std::clamp(cvt_env, 1, 16);
+  if (csub_env > 0) c.compact_sub = std::clamp(csub_env, 1, 8);
   c.tile_bytes = tile_env > 0 ? static_cast<size_t>(tile_env) : (ctx.is_gpu() ? 32768 : 16384);
   // keep the tile well inside local memory (other __local arrays need room)
   while (c.tile_bytes > 1024 && c.tile_bytes + 4096 > ctx.local_mem_bytes()) c.tile_bytes /= 2;
@@ -452,24 +456,30 @@ namespace {
 // compact() on GPUs: single pass over tiles with look-back (kCompact).
 void compact_tiles(Context& ctx, const Config& c, const ElemType& t, int64_t n, const Fused& in,
                    cl_mem out, int64_t out_offset, cl_mem count_out) {
-  int wg = c.scan_wg, vt = items_per_thread(c, t.size);
+  int wg = c.scan_wg, vt = items_per_thread(c, t.size), sub = 1;
   if (ctx.impl().nv_warp) {
     // the warp path keeps VT items per work-item in registers: small
-    // work-groups, more of them per SM (measured best on the H100:
-    // docs/performance.md)
+    // work-groups, more of them per SM, and SUB such sub-tiles per
+    // look-back (measured best on the H100: docs/performance.md)
     wg = c.compact_wg;
     vt = c.compact_vt;
-    while (vt > 1 && static_cast<size_t>(wg) * vt * t.size + 4096 > ctx.local_mem_bytes()) vt /= 2;
+    sub = c.compact_sub;
+    auto fits = [&] {
+      return static_cast<size_t>(wg) * vt * sub * t.size + 4096 <= ctx.local_mem_bytes();
+    };
+    while (sub > 1 && !fits()) --sub;
+    while (vt > 1 && !fits()) vt /= 2;
   }
   bool big = n >= INT_MAX;
   std::string ct = big ? "long" : "int";
-  std::string defs = cfg_defines(c, wg, vt, c.compact_group_order) + "#define CT " + ct + "\n";
+  std::string defs = cfg_defines(c, wg, vt, c.compact_group_order) + "#define CT " + ct +
+                     "\n#define SUB " + std::to_string(sub) + "\n";
   const ProgramSource& src = program(ctx, t, nullptr, in, defs, "compact", [] {
     return "inline CT arrc_cadd(CT a, CT b) { return a + b; }\n" +
            helpers("CT", "arrc_cadd", "(CT)0", "c") + detail::kCompact;
   });
   cl_kernel k = ctx.kernel(src, "arrc_compact");
-  int64_t tile = static_cast<int64_t>(wg) * vt;
+  int64_t tile = static_cast<int64_t>(wg) * vt * sub;
   int64_t ntiles = (n + tile - 1) / tile;
   ScanState st = scan_state(ctx, ntiles, big ? 8 : 4);
   Launch(ctx, k)
