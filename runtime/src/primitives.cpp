@@ -167,8 +167,7 @@ bool mentions_double(const std::string& s) { return s.find("double") != std::str
 // Assembles a program: pragmas, prelude, type, operator, parameter macros,
 // fused source, then `body`.
 std::string assemble(Context& ctx, const ElemType& t, const Operator* op, const Fused& in,
-                     const std::string& defines, const std::string& body,
-                     bool int64_atomics = false) {
+                     const std::string& defines, const std::string& body) {
   bool fp64 = mentions_double(t.name) || mentions_double(t.prelude) ||
               mentions_double(in.source) || mentions_double(defines) ||
               (op && (mentions_double(op->expr) || mentions_double(op->prelude) ||
@@ -182,7 +181,6 @@ std::string assemble(Context& ctx, const ElemType& t, const Operator* op, const 
                   " does not support double precision (cl_khr_fp64)");
     s += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   }
-  (void)int64_atomics;
   s += "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n";
   s += "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n";
   s += kernel_prelude();
@@ -534,9 +532,10 @@ void fill(Context& ctx, const ElemType& t, int64_t n, const std::string& value, 
           int64_t out_offset) {
   if (n <= 0) return;
   Fused none;
-  std::string src =
-      assemble(ctx, t, nullptr, none, "#define ARRC_FILL_VALUE (" + value + ")\n", detail::kMisc);
-  cl_kernel k = ctx.kernel(src, "", "arrc_fill");
+  const ProgramSource& src =
+      program(ctx, t, nullptr, none, "#define ARRC_FILL_VALUE (" + value + ")\n", "misc",
+              [] { return detail::kMisc; });
+  cl_kernel k = ctx.kernel(src, "arrc_fill");
   Launch(ctx, k).val<cl_long>(n).mem(out).val<cl_long>(out_offset).run(
       round_up(static_cast<size_t>(n), 256), 256);
 }
@@ -544,8 +543,9 @@ void fill(Context& ctx, const ElemType& t, int64_t n, const std::string& value, 
 void scatter(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem dest,
              int64_t dest_offset, int64_t dest_n) {
   if (n <= 0) return;
-  std::string src = assemble(ctx, t, nullptr, in, "", detail::kScatter);
-  cl_kernel k = ctx.kernel(src, "", "arrc_scatter");
+  const ProgramSource& src =
+      program(ctx, t, nullptr, in, "", "scatter", [] { return detail::kScatter; });
+  cl_kernel k = ctx.kernel(src, "arrc_scatter");
   Launch(ctx, k)
       .val<cl_long>(n)
       .mem(dest)
@@ -559,8 +559,9 @@ void gather(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem 
             int64_t src_offset, int64_t src_stride, int64_t src_n, cl_mem out, int64_t out_offset,
             int32_t pos_id) {
   if (n <= 0) return;
-  std::string src = assemble(ctx, t, nullptr, in, "", detail::kGather);
-  cl_kernel k = ctx.kernel(src, "", "arrc_gather");
+  const ProgramSource& src =
+      program(ctx, t, nullptr, in, "", "gather", [] { return detail::kGather; });
+  cl_kernel k = ctx.kernel(src, "arrc_gather");
   Launch(ctx, k)
       .val<cl_long>(n)
       .mem(src_mem)
@@ -604,13 +605,14 @@ void sort_pairs(Context& ctx, const ElemType& kt, int64_t n, cl_mem keys, const 
     vprelude = vt->prelude;
   }
   ElemType carrier{k, kt.size, vprelude};
-  std::string body = "inline int arrc_iadd(int a, int b) { return a + b; }\n" +
-                     helpers("int", "arrc_iadd", "0", "i") + detail::kRadix;
   Fused none;
   if (has_vals && mentions_double(vt->name)) defs += "// double\n";
-  std::string src = assemble(ctx, carrier, nullptr, none, defs, body);
-  cl_kernel kc = ctx.kernel(src, "", "arrc_radix_count");
-  cl_kernel ks = ctx.kernel(src, "", "arrc_radix_scatter");
+  const ProgramSource& src = program(ctx, carrier, nullptr, none, defs, "radix", [] {
+    return "inline int arrc_iadd(int a, int b) { return a + b; }\n" +
+           helpers("int", "arrc_iadd", "0", "i") + detail::kRadix;
+  });
+  cl_kernel kc = ctx.kernel(src, "arrc_radix_count");
+  cl_kernel ks = ctx.kernel(src, "arrc_radix_scatter");
   int64_t tile = static_cast<int64_t>(c.wg) * rvt;
   int ntiles = static_cast<int>((n + tile - 1) / tile);
   auto counts = ctx.alloc(static_cast<size_t>(ntiles) * 16 * sizeof(int32_t));
@@ -729,8 +731,9 @@ int64_t segmented_reduce(Context& ctx, const ElemType& t, const Operator& op, in
 void segmented_reduce_offsets(Context& ctx, const ElemType& t, const Operator& op, int64_t nseg,
                               cl_mem offsets, const Fused& in, cl_mem out, int64_t out_offset) {
   if (nseg <= 0) return;
-  std::string src = assemble(ctx, t, &op, in, "", detail::kSegReduceOffsets);
-  cl_kernel k = ctx.kernel(src, "", "arrc_segreduce_off");
+  const ProgramSource& src = program(ctx, t, &op, in, "", "segreduce offsets",
+                                     [] { return detail::kSegReduceOffsets; });
+  cl_kernel k = ctx.kernel(src, "arrc_segreduce_off");
   Config c = config(ctx);
   size_t L = 64;
   size_t groups = std::min<size_t>(static_cast<size_t>(nseg), c.groups * 8);
@@ -780,13 +783,14 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
     // themselves (scratch <= the input); many bins take the atomics below
     Chunks ch = cpu_chunks(ctx, n);
     if (nbins <= ch.size) {
-      std::string src = assemble(ctx, t, &op, in, "", detail::kHistCpu);
+      const ProgramSource& src =
+          program(ctx, t, &op, in, "", "histogram cpu", [] { return detail::kHistCpu; });
       auto part = ctx.alloc(static_cast<size_t>(ch.count * nbins) * t.size);
-      Launch(ctx, ctx.kernel(src, "", "arrc_hist_chunks"))
+      Launch(ctx, ctx.kernel(src, "arrc_hist_chunks"))
           .val<cl_long>(n).val<cl_long>(ch.size).val<cl_long>(nbins).mem(part->mem()).extra(in)
           .run(ch.count, 1);
       Chunks bins = cpu_chunks(ctx, nbins);
-      Launch(ctx, ctx.kernel(src, "", "arrc_hist_merge"))
+      Launch(ctx, ctx.kernel(src, "arrc_hist_merge"))
           .val<cl_long>(ch.count).val<cl_long>(nbins).val<cl_long>(bins.size).mem(part->mem())
           .mem(out).val<cl_long>(out_offset).run(bins.count, 1);
       return;
@@ -831,12 +835,12 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
   }
   size_t L = static_cast<size_t>(c.wg);
   bool use_local = !l.empty() && static_cast<size_t>(nbins) * t.size <= 16384;
-  std::string src = assemble(ctx, t, &op, in, g + (use_local ? l : std::string()), detail::kHist,
-                             i64);
+  const ProgramSource& src = program(ctx, t, &op, in, g + (use_local ? l : std::string()),
+                                     "histogram", [] { return detail::kHist; });
   size_t groups = std::max<size_t>(
       1, std::min<size_t>(c.groups, (static_cast<size_t>(n) + L * 4 - 1) / (L * 4)));
   if (use_local) {
-    cl_kernel k = ctx.kernel(src, "", "arrc_hist_local");
+    cl_kernel k = ctx.kernel(src, "arrc_hist_local");
     Launch(ctx, k)
         .val<cl_long>(n)
         .val<cl_long>(nbins)
@@ -846,7 +850,7 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
         .extra(in)
         .run(groups * L, L);
   } else {
-    cl_kernel k = ctx.kernel(src, "", "arrc_hist");
+    cl_kernel k = ctx.kernel(src, "arrc_hist");
     Launch(ctx, k)
         .val<cl_long>(n)
         .val<cl_long>(nbins)
