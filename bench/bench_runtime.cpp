@@ -515,7 +515,7 @@ int main(int argc, char** argv) {
   std::printf("Boost.Compute: not built in\n");
 #endif
   // Host overhead per launch of a cached kernel (enqueue only, no wait), and
-  // of a whole primitive call on a tiny input (program lookup by text).
+  // of a whole primitive call on a tiny input (program lookup by key).
   if (o.sync_probe) sync_probe(ctx);
   if (o.overhead) {
     static ProgramSource p("__kernel void nop(__global int* x, long n) { if (get_global_id(0) < n) x[0] = 1; }");
@@ -562,7 +562,7 @@ int main(int argc, char** argv) {
     }
     double us5 = std::chrono::duration<double, std::micro>(clk::now() - t4).count() / reps2;
     std::printf("host overhead: cached kernel lookup + launch %.2f us; reduce() call (2 launches, "
-                "text lookup) %.2f us; compact() call (launch, count read) %.2f us; "
+                "program lookup) %.2f us; compact() call (launch, count read) %.2f us; "
                 "8-byte read %.2f us; tiny copy + clFinish %.2f us\n",
                 us, us2, us3, us4, us5);
   }

@@ -15,6 +15,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace arrc {
 
 // ---------------------------------------------------------------------------
@@ -328,8 +330,9 @@ static void store_binary(const std::string& dir, const std::string& path,
                          const std::vector<unsigned char>& bin) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  std::string tmp = path + ".tmp" + std::to_string(reinterpret_cast<uintptr_t>(&bin)) +
-                    std::to_string(std::rand());
+  // unique per process and call, so concurrent writers never share a file
+  static std::atomic<uint64_t> serial{0};
+  std::string tmp = path + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(serial++);
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     if (!f) return;
@@ -569,6 +572,8 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
     c.profile = std::strcmp(p, "0") != 0;
   }
 
+  if (const char* fp = getenv_nonempty("ARRC_FORCE_PINNED")) c.force_pinned = std::strcmp(fp, "0") != 0;
+
   if (!opt.cache_dir.empty()) {
     c.cache_dir = opt.cache_dir == "-" ? "" : opt.cache_dir;
   } else if (const char* d = getenv_nonempty("ARRC_CACHE_DIR")) {
@@ -723,7 +728,7 @@ static constexpr size_t kPinnedChunk = 32 << 20;
 static constexpr size_t kSmallRead = 4096;
 
 static bool ensure_pinned(detail::ContextImpl& c) {
-  if (c.unified_memory) return false;
+  if (c.unified_memory && !c.force_pinned) return false;
   if (c.pinned) return c.pinned_ptr != nullptr;
   cl_int err = CL_SUCCESS;
   c.pinned = clCreateBuffer(c.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, kPinnedChunk,
@@ -731,6 +736,7 @@ static bool ensure_pinned(detail::ContextImpl& c) {
   if (err != CL_SUCCESS) {
     c.pinned = nullptr;
     c.unified_memory = true;  // do not try again
+    c.force_pinned = false;
     return false;
   }
   c.pinned_ptr = clEnqueueMapBuffer(c.queue, c.pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,

@@ -36,6 +36,9 @@ struct ContextImpl {
   size_t max_alloc = 0, global_mem = 0, max_wg = 0, compute_units = 0, local_mem = 0;
   std::string cache_dir;  // empty: disabled
   bool profile = false;
+  // stage transfers through pinned memory even on unified-memory devices
+  // ($ARRC_FORCE_PINNED=1: lets the tests cover that path on PoCL)
+  bool force_pinned = false;
 
   // program cache
   std::unordered_map<uint64_t, ProgramEntry> programs;         // by ProgramSource id

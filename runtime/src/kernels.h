@@ -509,7 +509,8 @@ void arrc_compact(long n, __global int* ctl, __global ulong* aggs, __global ulon
   arrc_compact_place(vals, masks, rows, prefix, tile);
   barrier(CLK_LOCAL_MEM_FENCE);
   // whole 128-byte rows of out where they can be
-  long o0 = out_off + prefix, s0 = o0 & ~(long)(128 / sizeof(T) - 1);
+  long o0 = out_off + prefix;
+  long s0 = sizeof(T) <= 128 ? o0 & ~(long)(128 / sizeof(T) - 1) : o0;
   for (long p = s0 + lid; p < o0 + total; p += WG)
     if (p >= o0) out[p] = tile[p - o0];
   if (lid == 0 && base + BIG >= n) count_out[0] = (long)(prefix + total);

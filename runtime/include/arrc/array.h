@@ -21,6 +21,10 @@
 #include <string>
 #include <type_traits>
 #include <vector>
+#if __cplusplus >= 202002L && __has_include(<span>)
+#include <span>
+#define ARRC_HAVE_SPAN 1
+#endif
 
 namespace arrc {
 
@@ -120,6 +124,27 @@ public:
   static Array from(Context& ctx, const std::vector<T>& v) {
     return from(ctx, v, shape_type{static_cast<int64_t>(v.size())});
   }
+#ifdef ARRC_HAVE_SPAN
+  // From a std::span of row-major host elements (C++20 builds).
+  static Array from(Context& ctx, std::span<const T> s, const shape_type& shape) {
+    check_shape(shape);
+    if (static_cast<int64_t>(s.size()) != count(shape))
+      throw Error("Array::from: host data has " + std::to_string(s.size()) +
+                  " elements but the shape needs " + std::to_string(count(shape)));
+    if constexpr (std::is_same_v<T, bool>) {
+      std::vector<uint8_t> b(s.begin(), s.end());
+      Array a = alloc(ctx, shape);
+      ctx.write(a.buffer(), 0, b.size(), b.data());
+      return a;
+    } else {
+      return from(ctx, s.data(), shape);
+    }
+  }
+  template <int E = D, class = std::enable_if_t<E == 1>>
+  static Array from(Context& ctx, std::span<const T> s) {
+    return from(ctx, s, shape_type{static_cast<int64_t>(s.size())});
+  }
+#endif
 
   // --- accessors (what generated code passes to kernels) ---------------------
   cl_mem buffer() const { return buf_ ? buf_->mem() : nullptr; }

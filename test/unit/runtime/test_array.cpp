@@ -42,6 +42,21 @@ TEST_CASE("array: from / to_vector / copy_to / shape / weights") {
   CHECK(B.to_vector() == std::vector<bool>{true, false, true});
 }
 
+// The test executable is built as C++20 (test/unit/runtime/CMakeLists.txt);
+// user code in C++17 has the pointer and std::vector forms.
+TEST_CASE("array: from a std::span") {
+  Context& c = ctx();
+  std::vector<int64_t> m = matrix(4, 5);
+  std::span<const int64_t> sp(m);
+  CHECK(Array<int64_t, 2>::from(c, sp, {4, 5}).to_vector() == m);
+  CHECK(Array<int64_t, 1>::from(c, sp.subspan(5, 5)).to_vector() ==
+        std::vector<int64_t>(m.begin() + 5, m.begin() + 10));
+  CHECK_THROWS_AS((Array<int64_t, 2>::from(c, sp, {3, 5})), Error);
+  bool flags[3] = {true, false, true};
+  CHECK(Array<bool, 1>::from(c, std::span<const bool>(flags)).to_vector() ==
+        std::vector<bool>{true, false, true});
+}
+
 TEST_CASE("array: sections, transpose and reverse read through the weights") {
   Context& c = ctx();
   auto A = Array<int64_t, 2>::from(c, matrix(4, 5), {4, 5});

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -214,6 +215,28 @@ void test_segmented(int64_t n, uint32_t seed) {
   segmented_reduce_offsets(c, ElemType::of<T>(), Operator::add(), nseg, O.buffer(),
                            load_from(ElemType::of<T>(), A.buffer()), OR.buffer());
   CHECK(OR.to_vector() == oref);
+  // segmented scans over the same offsets: inclusive +, exclusive max
+  const T lowest = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                        : std::numeric_limits<T>::lowest();
+  std::vector<T> oinc(h.size()), oexc(h.size());
+  for (int64_t s = 0; s < nseg; ++s) {
+    T a = 0, m = lowest;
+    for (int64_t i = offs[s]; i < offs[s + 1]; ++i) {
+      a += h[i];
+      oinc[i] = a;
+      oexc[i] = m;
+      m = std::max(m, h[i]);
+    }
+  }
+  auto SI = Array<T, 1>::alloc(c, {n});
+  auto SE = Array<T, 1>::alloc(c, {n});
+  segmented_scan_offsets(c, ElemType::of<T>(), Operator::add(), n, nseg, O.buffer(),
+                         load_from(ElemType::of<T>(), A.buffer()), SI.buffer(), 0, true);
+  segmented_scan_offsets(c, ElemType::of<T>(), Operator::max(ElemType::of<T>()), n, nseg,
+                         O.buffer(), load_from(ElemType::of<T>(), A.buffer()), SE.buffer(), 0,
+                         false);
+  CHECK(SI.to_vector() == oinc);
+  CHECK(SE.to_vector() == oexc);
 }
 
 template <class T>
