@@ -106,18 +106,7 @@ public:
     return a;
   }
   static Array from(Context& ctx, const std::vector<T>& v, const shape_type& shape) {
-    check_shape(shape);
-    if (static_cast<int64_t>(v.size()) != count(shape))
-      throw Error("Array::from: host data has " + std::to_string(v.size()) +
-                  " elements but the shape needs " + std::to_string(count(shape)));
-    if constexpr (std::is_same_v<T, bool>) {
-      std::vector<uint8_t> b(v.begin(), v.end());
-      Array a = alloc(ctx, shape);
-      ctx.write(a.buffer(), 0, b.size(), b.data());
-      return a;
-    } else {
-      return from(ctx, v.data(), shape);
-    }
+    return from_range(ctx, v, shape);
   }
   // Rank-1 convenience: shape = {v.size()}.
   template <int E = D, class = std::enable_if_t<E == 1>>
@@ -127,18 +116,7 @@ public:
 #ifdef ARRC_HAVE_SPAN
   // From a std::span of row-major host elements (C++20 builds).
   static Array from(Context& ctx, std::span<const T> s, const shape_type& shape) {
-    check_shape(shape);
-    if (static_cast<int64_t>(s.size()) != count(shape))
-      throw Error("Array::from: host data has " + std::to_string(s.size()) +
-                  " elements but the shape needs " + std::to_string(count(shape)));
-    if constexpr (std::is_same_v<T, bool>) {
-      std::vector<uint8_t> b(s.begin(), s.end());
-      Array a = alloc(ctx, shape);
-      ctx.write(a.buffer(), 0, b.size(), b.data());
-      return a;
-    } else {
-      return from(ctx, s.data(), shape);
-    }
+    return from_range(ctx, s, shape);
   }
   template <int E = D, class = std::enable_if_t<E == 1>>
   static Array from(Context& ctx, std::span<const T> s) {
@@ -323,6 +301,24 @@ public:
   }
 
 private:
+
+  // A contiguous host range (std::vector, std::span) whose size must match
+  // the shape; bool goes through bytes (std::vector<bool> has no data()).
+  template <class R>
+  static Array from_range(Context& ctx, const R& r, const shape_type& shape) {
+    check_shape(shape);
+    if (static_cast<int64_t>(r.size()) != count(shape))
+      throw Error("Array::from: host data has " + std::to_string(r.size()) +
+                  " elements but the shape needs " + std::to_string(count(shape)));
+    if constexpr (std::is_same_v<T, bool>) {
+      std::vector<uint8_t> b(r.begin(), r.end());
+      Array a = alloc(ctx, shape);
+      ctx.write(a.buffer(), 0, b.size(), b.data());
+      return a;
+    } else {
+      return from(ctx, r.data(), shape);
+    }
+  }
   static void check_shape(const shape_type& s) {
     for (int k = 0; k < D; ++k)
       if (s[k] < 0) throw Error(format_error(ErrorCode::negative_size, "", s[k], 0, k));
