@@ -301,7 +301,6 @@ public:
   }
 
 private:
-
   // A contiguous host range (std::vector, std::span) whose size must match
   // the shape; bool goes through bytes (std::vector<bool> has no data()).
   template <class R>
@@ -319,6 +318,7 @@ private:
       return from(ctx, r.data(), shape);
     }
   }
+
   static void check_shape(const shape_type& s) {
     for (int k = 0; k < D; ++k)
       if (s[k] < 0) throw Error(format_error(ErrorCode::negative_size, "", s[k], 0, k));
