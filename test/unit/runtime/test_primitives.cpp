@@ -198,6 +198,13 @@ void test_segmented(int64_t n, uint32_t seed) {
   auto R = segmented_reduce(c, Operator::add(), F, A);
   CHECK(R.size() == static_cast<int64_t>(red.size()));
   CHECK(R.to_vector() == red);
+  // and with max, whose neutral element is not 0
+  std::vector<T> rmax;
+  for (size_t i = 0; i < h.size(); ++i) {
+    if (i == 0 || fl[i]) rmax.push_back(h[i]);
+    else rmax.back() = std::max(rmax.back(), h[i]);
+  }
+  CHECK(segmented_reduce(c, Operator::max(ElemType::of<T>()), F, A).to_vector() == rmax);
   // offsets form, with empty segments
   std::uniform_int_distribution<int> len(0, 40);
   std::vector<int64_t> offs{0};
@@ -306,6 +313,29 @@ TEST_CASE("primitives int32") { run_all<int32_t>(); }
 TEST_CASE("primitives int64") { run_all<int64_t>(); }
 TEST_CASE("primitives float") { run_all<float>(); }
 TEST_CASE("primitives double") { run_all<double>(); }
+
+TEST_CASE("primitives int32: segmented reduce where segments meet chunk and tile edges") {
+  // every element its own segment (each chunk starts with a segment), one
+  // segment over all chunks, and segments of 4096 that straddle chunk edges
+  // with a non-commutative operator
+  Context& c = ctx();
+  const int64_t n = 200003;
+  auto h = small_values<int32_t>(n, 17);
+  auto A = Array<int32_t, 1>::from(c, h);
+  auto every = segmented_reduce(c, Operator::add(), Array<uint8_t, 1>::from(
+                                    c, std::vector<uint8_t>(n, 1)), A);
+  CHECK(every.to_vector() == h);
+  auto one = segmented_reduce(c, Operator::add(), Array<uint8_t, 1>::from(
+                                  c, std::vector<uint8_t>(n, 0)), A);
+  CHECK(one.to_vector() == std::vector<int32_t>{std::accumulate(h.begin(), h.end(), 0)});
+  // "first of the segment": associative, not commutative, neutral INT_MIN
+  Operator first = Operator::custom("a == INT_MIN ? b : a", "INT_MIN");
+  std::vector<uint8_t> fl(n, 0);
+  for (int64_t i = 0; i < n; i += 4096) fl[i] = 1;
+  std::vector<int32_t> firsts;
+  for (int64_t i = 0; i < n; i += 4096) firsts.push_back(h[i]);
+  CHECK(segmented_reduce(c, first, Array<uint8_t, 1>::from(c, fl), A).to_vector() == firsts);
+}
 
 TEST_CASE("primitives int32: histogram with many bins, min operator (global atomics)") {
   Context& c = ctx();
