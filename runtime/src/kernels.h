@@ -651,57 +651,66 @@ __kernel void arrc_ccompact_write(long n, long chunk, __global const long* offs,
 }
 )CLC";
 
-// Segmented reduce with flags: per chunk, its segment starts and the fold
-// from its last start (or its beginning) to its end; one ordered pass over
-// the chunks gives each the number of segments started before it and the
-// value of the segment open where it begins; then each chunk folds again,
-// writing every segment that ends inside it. Two scalar passes, where the
-// scan adapter made two passes with a (value, flag, count) operator.
+// Segmented reduce with flags: each chunk counts its segment starts (flags
+// only), an ordered pass turns the counts into each chunk's first segment
+// index, then each chunk folds its values once: segments that start and end
+// inside it go straight to `out`, and the part before its first start (head)
+// and from its last start on (tail) are kept; a last ordered pass joins the
+// heads and tails of the segments that cross chunk edges. The values are
+// read once; the scan adapter read them twice through a (value, flag,
+// count) operator.
 inline const char* kSegReduceCpu = R"CLC(
 inline int arrc_csegred_starts(long i ARRC_PARAMS) { return i == 0 || arrc_flag(i ARRC_ARGS); }
-__kernel void arrc_csegred_chunks(long n, long chunk, __global long* starts, __global T* tails ARRC_PARAMS) {
+__kernel void arrc_csegred_count(long n, long chunk, __global long* starts ARRC_PARAMS) {
   long arrc_g = get_global_id(0);
   long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);
   long arrc_s = 0;
-  T arrc_acc = ARRC_NE;
-  for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) {
-    T arrc_x = arrc_load(arrc_i ARRC_ARGS);
-    if (arrc_csegred_starts(arrc_i ARRC_ARGS)) { arrc_s++; arrc_acc = arrc_x; }
-    else arrc_acc = arrc_op(arrc_acc, arrc_x);
-  }
+  for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) arrc_s += arrc_csegred_starts(arrc_i ARRC_ARGS);
   starts[arrc_g] = arrc_s;
-  tails[arrc_g] = arrc_acc;
 }
-__kernel void arrc_csegred_carry(long m, __global long* starts, __global T* tails, __global long* count) {
+__kernel void arrc_csegred_bases(long m, __global long* starts, __global long* count) {
   long arrc_base = 0;
-  T arrc_carry = ARRC_NE;
   for (long arrc_g = 0; arrc_g < m; ++arrc_g) {
     long arrc_s = starts[arrc_g];
-    T arrc_t = tails[arrc_g];
     starts[arrc_g] = arrc_base;
-    tails[arrc_g] = arrc_carry;
     arrc_base += arrc_s;
-    arrc_carry = arrc_s > 0 ? arrc_t : arrc_op(arrc_carry, arrc_t);
   }
   count[0] = arrc_base;
 }
-__kernel void arrc_csegred_write(long n, long chunk, __global const long* starts, __global const T* tails,
-                                 __global T* out, long out_off ARRC_PARAMS) {
+__kernel void arrc_csegred_fold(long n, long chunk, __global const long* bases, __global T* heads,
+                                __global T* tails, __global T* out, long out_off ARRC_PARAMS) {
   long arrc_g = get_global_id(0);
   long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);
-  long arrc_seg = starts[arrc_g] - 1;  // the segment open at arrc_lo
-  T arrc_acc = tails[arrc_g];
+  long arrc_base = bases[arrc_g], arrc_seg = arrc_base - 1;  // the segment open at arrc_lo
+  T arrc_acc = ARRC_NE;
   for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) {
     T arrc_x = arrc_load(arrc_i ARRC_ARGS);
     if (arrc_csegred_starts(arrc_i ARRC_ARGS)) {
-      if (arrc_seg >= 0) out[out_off + arrc_seg] = arrc_acc;
+      if (arrc_seg >= arrc_base) out[out_off + arrc_seg] = arrc_acc;
+      else heads[arrc_g] = arrc_acc;
       arrc_seg++;
       arrc_acc = arrc_x;
     } else {
       arrc_acc = arrc_op(arrc_acc, arrc_x);
     }
   }
-  if (arrc_hi == n) out[out_off + arrc_seg] = arrc_acc;
+  if (arrc_seg >= arrc_base) tails[arrc_g] = arrc_acc;
+  else heads[arrc_g] = arrc_acc;
+}
+__kernel void arrc_csegred_join(long m, __global const long* bases, __global const long* count,
+                                __global const T* heads, __global const T* tails, __global T* out,
+                                long out_off) {
+  T arrc_open = ARRC_NE;  // the segment open at the end of the chunks so far
+  for (long arrc_g = 0; arrc_g < m; ++arrc_g) {
+    long arrc_next = arrc_g + 1 < m ? bases[arrc_g + 1] : count[0];
+    if (arrc_next == bases[arrc_g]) {
+      arrc_open = arrc_op(arrc_open, heads[arrc_g]);
+    } else {
+      if (arrc_g > 0) out[out_off + bases[arrc_g] - 1] = arrc_op(arrc_open, heads[arrc_g]);
+      arrc_open = tails[arrc_g];
+    }
+  }
+  out[out_off + count[0] - 1] = arrc_open;
 }
 )CLC";
 

@@ -721,16 +721,19 @@ int64_t segmented_reduce(Context& ctx, const ElemType& t, const Operator& op, in
         program(ctx, t, &op, in, "", "segreduce cpu", [] { return detail::kSegReduceCpu; });
     Chunks ch = cpu_chunks(ctx, n);
     auto starts = ctx.alloc(static_cast<size_t>(ch.count) * sizeof(int64_t));
+    auto heads = ctx.alloc(static_cast<size_t>(ch.count) * t.size);
     auto tails = ctx.alloc(static_cast<size_t>(ch.count) * t.size);
     auto total = ctx.alloc(sizeof(int64_t));
-    Launch(ctx, ctx.kernel(src, "arrc_csegred_chunks"))
-        .val<cl_long>(n).val<cl_long>(ch.size).mem(starts->mem()).mem(tails->mem()).extra(in)
-        .run(ch.count, 1);
-    Launch(ctx, ctx.kernel(src, "arrc_csegred_carry"))
-        .val<cl_long>(ch.count).mem(starts->mem()).mem(tails->mem()).mem(total->mem()).run(1, 1);
-    Launch(ctx, ctx.kernel(src, "arrc_csegred_write"))
-        .val<cl_long>(n).val<cl_long>(ch.size).mem(starts->mem()).mem(tails->mem()).mem(out)
-        .val<cl_long>(out_offset).extra(in).run(ch.count, 1);
+    Launch(ctx, ctx.kernel(src, "arrc_csegred_count"))
+        .val<cl_long>(n).val<cl_long>(ch.size).mem(starts->mem()).extra(in).run(ch.count, 1);
+    Launch(ctx, ctx.kernel(src, "arrc_csegred_bases"))
+        .val<cl_long>(ch.count).mem(starts->mem()).mem(total->mem()).run(1, 1);
+    Launch(ctx, ctx.kernel(src, "arrc_csegred_fold"))
+        .val<cl_long>(n).val<cl_long>(ch.size).mem(starts->mem()).mem(heads->mem())
+        .mem(tails->mem()).mem(out).val<cl_long>(out_offset).extra(in).run(ch.count, 1);
+    Launch(ctx, ctx.kernel(src, "arrc_csegred_join"))
+        .val<cl_long>(ch.count).mem(starts->mem()).mem(total->mem()).mem(heads->mem())
+        .mem(tails->mem()).mem(out).val<cl_long>(out_offset).run(1, 1);
     int64_t count = 0;
     ctx.read(total->mem(), 0, sizeof count, &count);
     return count;
