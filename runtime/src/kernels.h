@@ -620,8 +620,22 @@ __kernel void arrc_cscan_apply(long n, long chunk, int inclusive, __global const
 }
 )CLC";
 
-// Stable compaction: kept count per chunk, their offsets (and the total),
-// then each chunk writes its kept elements from its offset.
+// Per-chunk counts to their exclusive offsets, in place, and their total
+// (one work-item; compaction and segmented reduce on CPUs).
+inline const char* kChunkOffsets = R"CLC(
+__kernel void arrc_chunk_offsets(long m, __global long* counts, __global long* total) {
+  long arrc_run = 0;
+  for (long arrc_g = 0; arrc_g < m; ++arrc_g) {
+    long arrc_c = counts[arrc_g];
+    counts[arrc_g] = arrc_run;
+    arrc_run += arrc_c;
+  }
+  total[0] = arrc_run;
+}
+)CLC";
+
+// Stable compaction: kept count per chunk, their offsets (and the total:
+// kChunkOffsets), then each chunk writes its kept elements from its offset.
 inline const char* kCompactCpu = R"CLC(
 __kernel void arrc_ccompact_count(long n, long chunk, __global long* counts ARRC_PARAMS) {
   long arrc_g = get_global_id(0);
@@ -629,15 +643,6 @@ __kernel void arrc_ccompact_count(long n, long chunk, __global long* counts ARRC
   long arrc_c = 0;
   for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) arrc_c += arrc_keep(arrc_i, arrc_load(arrc_i ARRC_ARGS) ARRC_ARGS) != 0;
   counts[arrc_g] = arrc_c;
-}
-__kernel void arrc_ccompact_offsets(long m, __global long* counts, __global long* count_out) {
-  long arrc_run = 0;
-  for (long arrc_g = 0; arrc_g < m; ++arrc_g) {
-    long arrc_c = counts[arrc_g];
-    counts[arrc_g] = arrc_run;
-    arrc_run += arrc_c;
-  }
-  count_out[0] = arrc_run;
 }
 __kernel void arrc_ccompact_write(long n, long chunk, __global const long* offs, __global T* out,
                                   long out_off ARRC_PARAMS) {
@@ -652,7 +657,7 @@ __kernel void arrc_ccompact_write(long n, long chunk, __global const long* offs,
 )CLC";
 
 // Segmented reduce with flags: each chunk counts its segment starts (flags
-// only), an ordered pass turns the counts into each chunk's first segment
+// only), kChunkOffsets turns the counts into each chunk's first segment
 // index, then each chunk folds its values once: segments that start and end
 // inside it go straight to `out`, and the part before its first start (head)
 // and from its last start on (tail) are kept; a last ordered pass joins the
@@ -667,15 +672,6 @@ __kernel void arrc_csegred_count(long n, long chunk, __global long* starts ARRC_
   long arrc_s = 0;
   for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) arrc_s += arrc_csegred_starts(arrc_i ARRC_ARGS);
   starts[arrc_g] = arrc_s;
-}
-__kernel void arrc_csegred_bases(long m, __global long* starts, __global long* count) {
-  long arrc_base = 0;
-  for (long arrc_g = 0; arrc_g < m; ++arrc_g) {
-    long arrc_s = starts[arrc_g];
-    starts[arrc_g] = arrc_base;
-    arrc_base += arrc_s;
-  }
-  count[0] = arrc_base;
 }
 __kernel void arrc_csegred_fold(long n, long chunk, __global const long* bases, __global T* heads,
                                 __global T* tails, __global T* out, long out_off ARRC_PARAMS) {

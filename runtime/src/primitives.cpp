@@ -509,12 +509,13 @@ int64_t compact(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_
   Config c = config(ctx);
   if (c.cpu) {
     const ProgramSource& src =
-        program(ctx, t, nullptr, in, "", "compact cpu", [] { return detail::kCompactCpu; });
+        program(ctx, t, nullptr, in, "", "compact cpu",
+                [] { return std::string(detail::kChunkOffsets) + detail::kCompactCpu; });
     Chunks ch = cpu_chunks(ctx, n);
     auto offs = ctx.alloc(static_cast<size_t>(ch.count) * sizeof(int64_t));
     Launch(ctx, ctx.kernel(src, "arrc_ccompact_count"))
         .val<cl_long>(n).val<cl_long>(ch.size).mem(offs->mem()).extra(in).run(ch.count, 1);
-    Launch(ctx, ctx.kernel(src, "arrc_ccompact_offsets"))
+    Launch(ctx, ctx.kernel(src, "arrc_chunk_offsets"))
         .val<cl_long>(ch.count).mem(offs->mem()).mem(count_out).run(1, 1);
     Launch(ctx, ctx.kernel(src, "arrc_ccompact_write"))
         .val<cl_long>(n).val<cl_long>(ch.size).mem(offs->mem()).mem(out).val<cl_long>(out_offset)
@@ -718,7 +719,8 @@ int64_t segmented_reduce(Context& ctx, const ElemType& t, const Operator& op, in
   if (n <= 0) return 0;
   if (config(ctx).cpu) {
     const ProgramSource& src =
-        program(ctx, t, &op, in, "", "segreduce cpu", [] { return detail::kSegReduceCpu; });
+        program(ctx, t, &op, in, "", "segreduce cpu",
+                [] { return std::string(detail::kChunkOffsets) + detail::kSegReduceCpu; });
     Chunks ch = cpu_chunks(ctx, n);
     auto starts = ctx.alloc(static_cast<size_t>(ch.count) * sizeof(int64_t));
     auto heads = ctx.alloc(static_cast<size_t>(ch.count) * t.size);
@@ -726,7 +728,7 @@ int64_t segmented_reduce(Context& ctx, const ElemType& t, const Operator& op, in
     auto total = ctx.alloc(sizeof(int64_t));
     Launch(ctx, ctx.kernel(src, "arrc_csegred_count"))
         .val<cl_long>(n).val<cl_long>(ch.size).mem(starts->mem()).extra(in).run(ch.count, 1);
-    Launch(ctx, ctx.kernel(src, "arrc_csegred_bases"))
+    Launch(ctx, ctx.kernel(src, "arrc_chunk_offsets"))
         .val<cl_long>(ch.count).mem(starts->mem()).mem(total->mem()).run(1, 1);
     Launch(ctx, ctx.kernel(src, "arrc_csegred_fold"))
         .val<cl_long>(n).val<cl_long>(ch.size).mem(starts->mem()).mem(heads->mem())
