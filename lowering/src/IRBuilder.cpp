@@ -209,7 +209,7 @@ template <class S, class F> static void eachBlockT(S &s, F &&f) {
   case StmtKind::Hist: { auto &x = static_cast<std::conditional_t<std::is_const_v<S>, const Hist, Hist> &>(s); f(x.body); f(x.op.body); break; }
   case StmtKind::SegScan: { auto &x = static_cast<std::conditional_t<std::is_const_v<S>, const SegScan, SegScan> &>(s); f(x.body); f(x.op.body); break; }
   case StmtKind::SegReduce: { auto &x = static_cast<std::conditional_t<std::is_const_v<S>, const SegReduce, SegReduce> &>(s); f(x.body); f(x.op.body); break; }
-  case StmtKind::Expand: { auto &x = static_cast<std::conditional_t<std::is_const_v<S>, const Expand, Expand> &>(s); f(x.size); f(x.body); break; }
+  case StmtKind::Expand: { auto &x = static_cast<std::conditional_t<std::is_const_v<S>, const Expand, Expand> &>(s); f(x.size); f(x.body); if (x.into == Expand::Reduce) f(x.op.body); break; }
   default: break;
   }
 }
@@ -235,7 +235,7 @@ void forEachExp(Stmt &s, const std::function<void(ExpP &)> &f) {
   case StmtKind::Sort: { auto &x = static_cast<Sort &>(s); f(x.keys); all(x.values); break; }
   case StmtKind::SegScan: { auto &x = static_cast<SegScan &>(s); f(x.n); all(x.ne); break; }
   case StmtKind::SegReduce: { auto &x = static_cast<SegReduce &>(s); f(x.n); all(x.ne); break; }
-  case StmtKind::Expand: f(static_cast<Expand &>(s).n); break;
+  case StmtKind::Expand: { auto &x = static_cast<Expand &>(s); f(x.n); all(x.ne); break; }
   default: break;
   }
 }
@@ -272,7 +272,7 @@ void stmtDefs(const Stmt &s, std::set<int> &out) {
   case StmtKind::Hist: { auto &x = static_cast<const Hist &>(s); out.insert(x.index); lam(x.op); break; }
   case StmtKind::SegScan: { auto &x = static_cast<const SegScan &>(s); out.insert(x.index); lam(x.op); break; }
   case StmtKind::SegReduce: { auto &x = static_cast<const SegReduce &>(s); out.insert(x.index); lam(x.op); break; }
-  case StmtKind::Expand: { auto &x = static_cast<const Expand &>(s); out.insert(x.index); out.insert(x.inner); break; }
+  case StmtKind::Expand: { auto &x = static_cast<const Expand &>(s); out.insert(x.index); out.insert(x.inner); lam(x.op); break; }
   default: break;
   }
   forEachBlock(s, [&](const Block &b) { blockDefs(b, out); });
@@ -383,7 +383,7 @@ Block cloneFresh(Module &m, const Block &b, std::map<int, ExpP> &sub) {
       case StmtKind::Hist: { auto &x = static_cast<Hist &>(*s); rn(x.index); for (int &p : x.op.params) rn(p); break; }
       case StmtKind::SegScan: { auto &x = static_cast<SegScan &>(*s); rn(x.index); for (int &p : x.op.params) rn(p); break; }
       case StmtKind::SegReduce: { auto &x = static_cast<SegReduce &>(*s); rn(x.index); for (int &p : x.op.params) rn(p); break; }
-      case StmtKind::Expand: { auto &x = static_cast<Expand &>(*s); rn(x.index); rn(x.inner); break; }
+      case StmtKind::Expand: { auto &x = static_cast<Expand &>(*s); rn(x.index); rn(x.inner); for (int &p : x.op.params) rn(p); break; }
       default: break;
       }
       forEachBlock(*s, fix);

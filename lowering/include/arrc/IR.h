@@ -280,16 +280,28 @@ struct SegReduce : Stmt {
 
 // Flattening by expansion (Elsman & Larsen): for each outer i < n, size(i)
 // (a long, from sizeB.results[0]) inner elements j < size(i), each
-// body.results (K components, may use index and inner). outs = K rank-1
-// arrays of length sum(size). Implemented as an exclusive scan of sizes then
-// a load-balanced search per output element (no segmented scan).
+// body.results (K components, may use index and inner). Run by the runtime's
+// expand primitives: a scan of the sizes, then a load-balanced walk over the
+// expanded elements.
+//
+// `into` says what consumes the expanded elements; fusion (Fuse.cpp) sets it
+// so that the expanded array is never materialised:
+//  * Array:  outs = K rank-1 arrays of length sum(size), body.results = the
+//            K components of each element.
+//  * Reduce: outs = K scalars = fold `op` from `ne` over the expanded
+//            elements in order (body.results = K components, as Reduce).
+//  * Filter: body.results = (keep, v0..vK-1); outs = K rank-1 arrays of the
+//            kept elements, in order (as Filter).
 struct Expand : Stmt {
   Expand() : Stmt(StmtKind::Expand) {}
+  enum Into { Array, Reduce, Filter } into = Array;
   ExpP n;
   int index = -1;  // outer index i
   Block size;      // size(i)
   int inner = -1;  // inner index j
   Block body;
+  Lambda op;              // Reduce only
+  std::vector<ExpP> ne;   // Reduce only
 };
 
 // ------------------------------------------------------------ module
