@@ -444,10 +444,15 @@ void host_read(ContextImpl& c, cl_mem src, size_t off, size_t bytes, void* dst) 
 
 void advise_host_buffer(void* p, size_t bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  // Fresh large allocations are mostly page faults on first touch; huge
-  // pages make that 4-5x cheaper where THP is in "madvise" mode.
+  // Filling a fresh large allocation is mostly page faults on first touch;
+  // transparent huge pages make that 4-6x cheaper where THP is in "madvise"
+  // mode (Debian/Ubuntu default). $ARRC_HUGEPAGES=0 turns the advice off.
+  static const bool enabled = [] {
+    const char* v = std::getenv("ARRC_HUGEPAGES");
+    return !(v && std::strcmp(v, "0") == 0);
+  }();
   constexpr uintptr_t kHuge = uintptr_t{2} << 20;
-  if (bytes < 4 * kHuge) return;
+  if (!enabled || bytes < 4 * kHuge) return;
   uintptr_t a = reinterpret_cast<uintptr_t>(p), e = a + bytes;
   uintptr_t lo = (a + kHuge - 1) & ~(kHuge - 1), hi = e & ~(kHuge - 1);
   if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
