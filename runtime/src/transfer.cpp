@@ -445,8 +445,8 @@ void host_read(ContextImpl& c, cl_mem src, size_t off, size_t bytes, void* dst) 
 void advise_host_buffer(void* p, size_t bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   // Filling a fresh large allocation is mostly page faults on first touch;
-  // transparent huge pages make that 4-6x cheaper where THP is in "madvise"
-  // mode (Debian/Ubuntu default). $ARRC_HUGEPAGES=0 turns the advice off.
+  // transparent huge pages made that about 5x cheaper where THP is in
+  // "madvise" mode (Debian/Ubuntu default). $ARRC_HUGEPAGES=0 turns it off.
   static const bool enabled = [] {
     const char* v = std::getenv("ARRC_HUGEPAGES");
     return !(v && std::strcmp(v, "0") == 0);
