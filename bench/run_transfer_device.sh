@@ -18,11 +18,11 @@ export ARRC_CACHE_DIR=/tmp/arrc-cache
 nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.current,pcie.link.gen.max,pcie.link.width.current --format=csv || true
 lscpu | grep -E '^(Model name|CPU\(s\)|NUMA node\(s\))' || true
 cat /sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/transparent_hugepage/defrag 2>/dev/null || true
-cmake -S runtime -B /tmp/bt -DCMAKE_BUILD_TYPE=Release -DARRC_RUNTIME_BUILD_BENCH=ON \
+cmake -S runtime -B /tmp/bxfer -DCMAKE_BUILD_TYPE=Release -DARRC_RUNTIME_BUILD_BENCH=ON \
   -DOpenCL_INCLUDE_DIR=/tmp/ocl/usr/include \
   -DOpenCL_LIBRARY=/tmp/ocl/usr/lib/x86_64-linux-gnu/libOpenCL.so > /tmp/cfg.log 2>&1 || { cat /tmp/cfg.log; exit 1; }
-cmake --build /tmp/bt -j16 --target arrc_bench_transfer 2>&1 | tail -3
-B=/tmp/bt/bench/arrc_bench_transfer
+cmake --build /tmp/bxfer -j16 --target arrc_bench_transfer 2>&1 | tail -3
+B=/tmp/bxfer/bench/arrc_bench_transfer
 timeout ${TABLE_TIMEOUT:-240} $B "$@" 2>&1 | tee "$OUT/transfer.txt"
 if [ "${SWEEP:-1}" = 1 ]; then
   # one run per ';'-separated configuration (empty = the defaults)

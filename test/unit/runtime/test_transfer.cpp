@@ -132,7 +132,8 @@ TEST_CASE("transfer: configuration follows the device and the environment") {
 }
 
 TEST_CASE("transfer: byte arrays of sizes around the chunk size round-trip") {
-  for (auto [name, cp] : contexts()) {
+  for (auto& [ctx_name, cp] : contexts()) {
+    const char* name = ctx_name;
     Context& c = *cp;
     size_t chunk = c.transfer_config().chunk_bytes;
     bool staged_all = c.transfer_config().staged && c.transfer_config().min_staged_bytes == 0;
@@ -166,7 +167,8 @@ TEST_CASE("transfer: byte arrays of sizes around the chunk size round-trip") {
 }
 
 TEST_CASE("transfer: doubles and bools at element granularity") {
-  for (auto [name, cp] : contexts()) {
+  for (auto& [ctx_name, cp] : contexts()) {
+    const char* name = ctx_name;
     Context& c = *cp;
     size_t per_chunk = c.transfer_config().chunk_bytes / sizeof(double);
     for (size_t n : {size_t{0}, size_t{1}, per_chunk - 1, per_chunk, per_chunk + 1,
@@ -188,15 +190,17 @@ TEST_CASE("transfer: doubles and bools at element granularity") {
 }
 
 TEST_CASE("transfer: offsets into a buffer leave its other bytes alone") {
-  for (auto [name, cp] : contexts()) {
+  for (auto& [ctx_name, cp] : contexts()) {
+    const char* name = ctx_name;
     Context& c = *cp;
     size_t chunk = c.transfer_config().chunk_bytes;
     size_t total = 4 * chunk + 1000;
     auto buf = c.alloc(total);
     auto base = pattern(total, 77);
     raw_write(c, buf->mem(), 0, base);
-    for (auto [off, n] : std::vector<std::pair<size_t, size_t>>{
+    for (auto range : std::vector<std::pair<size_t, size_t>>{
              {3, chunk + 5}, {chunk - 1, 2 * chunk + 2}, {total - 9, 9}, {17, 1}}) {
+      size_t off = range.first, n = range.second;
       CAPTURE(name);
       CAPTURE(off);
       CAPTURE(n);
@@ -212,7 +216,8 @@ TEST_CASE("transfer: offsets into a buffer leave its other bytes alone") {
 }
 
 TEST_CASE("transfer: views and strided arrays read and write in row-major order") {
-  for (auto [name, cp] : contexts()) {
+  for (auto& [ctx_name, cp] : contexts()) {
+    const char* name = ctx_name;
     CAPTURE(name);
     Context& c = *cp;
     // int32 rows*cols*4 = several chunks of the staged context
@@ -249,7 +254,8 @@ TEST_CASE("transfer: views and strided arrays read and write in row-major order"
 }
 
 TEST_CASE("transfer: back-to-back writes and reads keep their order through the ring") {
-  for (auto [name, cp] : contexts()) {
+  for (auto& [ctx_name, cp] : contexts()) {
+    const char* name = ctx_name;
     CAPTURE(name);
     Context& c = *cp;
     size_t chunk = c.transfer_config().chunk_bytes;
@@ -281,7 +287,8 @@ TEST_CASE("transfer: back-to-back writes and reads keep their order through the 
 }
 
 TEST_CASE("transfer: random sizes and offsets, interleaved") {
-  for (auto [name, cp] : contexts()) {
+  for (auto& [ctx_name, cp] : contexts()) {
+    const char* name = ctx_name;
     CAPTURE(name);
     Context& c = *cp;
     size_t chunk = c.transfer_config().chunk_bytes;
@@ -309,7 +316,8 @@ TEST_CASE("transfer: random sizes and offsets, interleaved") {
 }
 
 TEST_CASE("transfer: out-of-range transfers raise arrc::Error; the context stays usable") {
-  for (auto [name, cp] : contexts()) {
+  for (auto& [ctx_name, cp] : contexts()) {
+    const char* name = ctx_name;
     CAPTURE(name);
     Context& c = *cp;
     size_t chunk = c.transfer_config().chunk_bytes;
