@@ -239,11 +239,7 @@ ContextImpl::~ContextImpl() {
   if (err_buf) clReleaseMemObject(err_buf);
   for (cl_mem m : {scan_ctl, scan_aggs, scan_incs})
     if (m) clReleaseMemObject(m);
-  if (pinned) {
-    if (pinned_ptr) clEnqueueUnmapMemObject(queue, pinned, pinned_ptr, 0, nullptr, nullptr);
-    clFinish(queue);
-    clReleaseMemObject(pinned);
-  }
+  release_staging(*this);
   if (queue) clReleaseCommandQueue(queue);
   if (context) clReleaseContext(context);
 }
@@ -573,6 +569,7 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
   }
 
   if (const char* fp = getenv_nonempty("ARRC_FORCE_PINNED")) c.force_pinned = std::strcmp(fp, "0") != 0;
+  detail::init_staging(c);
 
   if (!opt.cache_dir.empty()) {
     c.cache_dir = opt.cache_dir == "-" ? "" : opt.cache_dir;
@@ -716,99 +713,6 @@ PoolStats Context::pool_stats() const {
   std::lock_guard<std::mutex> lock(impl_->pool_mutex);
   return impl_->pool;
 }
-
-// Transfers of this size and up go through the pinned staging buffer
-// (ARRC_PINNED_MIN overrides, for measurements).
-static const size_t kPinnedThreshold = [] {
-  const char* v = std::getenv("ARRC_PINNED_MIN");
-  return (v && *v) ? static_cast<size_t>(std::strtoull(v, nullptr, 10)) : size_t{1} << 20;
-}();
-static constexpr size_t kPinnedChunk = 32 << 20;
-// Reads up to this size take the low-latency path of host_read.
-static constexpr size_t kSmallRead = 4096;
-
-static bool ensure_pinned(detail::ContextImpl& c) {
-  if (c.unified_memory && !c.force_pinned) return false;
-  if (c.pinned) return c.pinned_ptr != nullptr;
-  cl_int err = CL_SUCCESS;
-  c.pinned = clCreateBuffer(c.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, kPinnedChunk,
-                            nullptr, &err);
-  if (err != CL_SUCCESS) {
-    c.pinned = nullptr;
-    c.unified_memory = true;  // do not try again
-    c.force_pinned = false;
-    return false;
-  }
-  c.pinned_ptr = clEnqueueMapBuffer(c.queue, c.pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                    kPinnedChunk, 0, nullptr, nullptr, &err);
-  if (err != CL_SUCCESS) c.pinned_ptr = nullptr;
-  c.pinned_bytes = kPinnedChunk;
-  return c.pinned_ptr != nullptr;
-}
-
-namespace detail {
-void host_write(ContextImpl& c, cl_mem dst, size_t off, size_t bytes, const void* src) {
-  if (bytes == 0) return;
-  const char* s = static_cast<const char*>(src);
-  if (bytes >= kPinnedThreshold && ensure_pinned(c)) {
-    for (size_t done = 0; done < bytes;) {
-      size_t n = std::min(bytes - done, c.pinned_bytes);
-      std::memcpy(c.pinned_ptr, s + done, n);
-      cl_event ev = nullptr;
-      check_cl(clEnqueueWriteBuffer(c.queue, dst, CL_TRUE, off + done, n, c.pinned_ptr, 0,
-                                    nullptr, c.profile ? &ev : nullptr),
-               "host-to-device copy");
-      c.track(ev, "[write host->device]", n);
-      done += n;
-    }
-    return;
-  }
-  cl_event ev = nullptr;
-  check_cl(clEnqueueWriteBuffer(c.queue, dst, CL_TRUE, off, bytes, s, 0, nullptr,
-                                c.profile ? &ev : nullptr),
-           "host-to-device copy");
-  c.track(ev, "[write host->device]", bytes);
-}
-
-void host_read(ContextImpl& c, cl_mem src, size_t off, size_t bytes, void* dst) {
-  if (bytes == 0) return;
-  char* d = static_cast<char*>(dst);
-  if (bytes >= kPinnedThreshold && ensure_pinned(c)) {
-    for (size_t done = 0; done < bytes;) {
-      size_t n = std::min(bytes - done, c.pinned_bytes);
-      cl_event ev = nullptr;
-      check_cl(clEnqueueReadBuffer(c.queue, src, CL_TRUE, off + done, n, c.pinned_ptr, 0,
-                                   nullptr, c.profile ? &ev : nullptr),
-               "device-to-host copy");
-      c.track(ev, "[read device->host]", n);
-      std::memcpy(d + done, c.pinned_ptr, n);
-      done += n;
-    }
-    return;
-  }
-  cl_event ev = nullptr;
-  if (bytes <= kSmallRead && ensure_pinned(c)) {
-    // a count or a scalar: into pinned memory, then wait on its event
-    // (2-3 us less per round trip than a blocking read on the H100:
-    // `arrc_bench_runtime --sync-probe`)
-    check_cl(clEnqueueReadBuffer(c.queue, src, CL_FALSE, off, bytes, c.pinned_ptr, 0, nullptr,
-                                 &ev),
-             "device-to-host copy");
-    cl_int err = clWaitForEvents(1, &ev);
-    if (err != CL_SUCCESS) clReleaseEvent(ev);
-    check_cl(err, "device-to-host copy");
-    std::memcpy(d, c.pinned_ptr, bytes);
-    if (c.profile) c.track(ev, "[read device->host]", bytes);
-    else clReleaseEvent(ev);
-    return;
-  }
-  check_cl(clEnqueueReadBuffer(c.queue, src, CL_TRUE, off, bytes, d, 0, nullptr,
-                               c.profile ? &ev : nullptr),
-           "device-to-host copy");
-  c.track(ev, "[read device->host]", bytes);
-}
-
-}  // namespace detail
 
 void Context::write(cl_mem dst, size_t off, size_t bytes, const void* src) {
   detail::host_write(*impl_, dst, off, bytes, src);
