@@ -40,13 +40,13 @@ void Generator::expand(const Expand &x) {
   elemDecl(el);
   switch (x.into) {
   case Expand::Array:
-    h("const arrc::ExpandOffsets e = arrc::expand_offsets(ctx, n, sizes, true);");
+    h("const arrc::ExpandOffsets e = arrc::expand_offsets(ctx, et, n, sizes, true);");
     for (int o : x.outs) h(name(o) + " = " + cppType(typeOf(o)) + "::alloc(ctx, {e.total});");
     fusedDecl("in", walkStore, fv, x.outs);
     h("arrc::expand_write(ctx, et, e, in, nullptr, 0);");
     break;
   case Expand::Reduce:
-    h("const arrc::ExpandOffsets e = arrc::expand_offsets(ctx, n, sizes, false);");
+    h("const arrc::ExpandOffsets e = arrc::expand_offsets(ctx, et, n, sizes, false);");
     operatorDecl(x, x.op, x.ne, el);
     fusedDecl("in", walk, fv);
     h("arrc::BufferPtr result = ctx.alloc(et.size);");
@@ -54,7 +54,7 @@ void Generator::expand(const Expand &x) {
     readElement(el, "result", x.outs);
     break;
   case Expand::Filter:
-    h("const arrc::ExpandOffsets e = arrc::expand_offsets(ctx, n, sizes, false);");
+    h("const arrc::ExpandOffsets e = arrc::expand_offsets(ctx, et, n, sizes, false);");
     fusedDecl("in", walk, fv);
     h("const arrc::ExpandCompaction kept = arrc::expand_compact_count(ctx, et, e, in);");
     for (int o : x.outs) h(name(o) + " = " + cppType(typeOf(o)) + "::alloc(ctx, {kept.count});");

@@ -1115,7 +1115,8 @@ int64_t cpu_walk_chunks(Context& ctx) { return static_cast<int64_t>(ctx.compute_
 
 }  // namespace
 
-ExpandOffsets expand_offsets(Context& ctx, int64_t n, const Fused& in, bool read_total) {
+ExpandOffsets expand_offsets(Context& ctx, const ElemType& t, int64_t n, const Fused& in,
+                             bool read_total) {
   ExpandOffsets r;
   r.n = std::max<int64_t>(n, 0);
   r.ends = ctx.alloc(static_cast<size_t>(std::max<int64_t>(n, 1)) * sizeof(int64_t));
@@ -1125,8 +1126,7 @@ ExpandOffsets expand_offsets(Context& ctx, int64_t n, const Fused& in, bool read
   }
   Fused f = in;
   f.args.push_back(KernelArg::buffer("__global long*", "arrc_ends", r.ends->mem()));
-  ElemType lt = ElemType::of<int64_t>();
-  run_scan(ctx, lt, nullptr, f, 8, kExpandSizesAdapter, "arrc_sop", "ARRC_SNE", n, true);
+  run_scan(ctx, t, nullptr, f, 8, kExpandSizesAdapter, "arrc_sop", "ARRC_SNE", n, true);
   if (read_total) ctx.read(r.ends->mem(), (n - 1) * sizeof(int64_t), sizeof r.total, &r.total);
   return r;
 }
@@ -1227,7 +1227,7 @@ void expand_compact_write(Context& ctx, const ElemType& t, const ExpandOffsets& 
 
 Expanded expand(Context& ctx, const ElemType& t, int64_t n, const Fused& in) {
   Expanded r;
-  ExpandOffsets e = expand_offsets(ctx, n, in, true);
+  ExpandOffsets e = expand_offsets(ctx, t, n, in, true);
   r.ends = e.ends;
   r.count = e.total;
   r.data = ctx.alloc(static_cast<size_t>(std::max<int64_t>(e.total, 1)) * t.size);

@@ -71,7 +71,7 @@ struct ElemType {
   size_t size = 0;
   std::string prelude;
   size_t align = 0;              // 0: the size (scalars)
-  std::vector<ElemType> fields;  // records: the scalar members f0, f1, ...
+  std::vector<ElemType> fields = {};  // records: the scalar members f0, f1, ...
   template <class T>
   static ElemType of();
   static ElemType scalar(std::string name, size_t size) {
@@ -143,8 +143,8 @@ struct Operator {
   bool commutative = false;
   Kind kind = Custom;
   std::string prelude;
-  std::vector<KernelArg> args;
-  std::vector<Operator> fields;
+  std::vector<KernelArg> args = {};
+  std::vector<Operator> fields = {};
 
   static Operator custom(std::string expr, std::string neutral, bool commutative = false,
                          std::string prelude = {}) {
@@ -175,7 +175,7 @@ struct Operator {
 // OpenCL C source of fused functions + the extra arguments they read.
 struct Fused {
   std::string source;
-  std::vector<KernelArg> args;
+  std::vector<KernelArg> args = {};
   Fused& operator+=(const Fused& o) {
     source += "\n" + o.source;
     args.insert(args.end(), o.args.begin(), o.args.end());
@@ -291,7 +291,9 @@ struct ExpandOffsets {
   int64_t n = 0;       // number of sources
   int64_t total = -1;  // sum of the sizes (-1: not read back)
 };
-ExpandOffsets expand_offsets(Context& ctx, int64_t n, const Fused& in, bool read_total = true);
+// (t: the element type of the walk that follows, so one Fused may serve both.)
+ExpandOffsets expand_offsets(Context& ctx, const ElemType& t, int64_t n, const Fused& in,
+                             bool read_total = true);
 // out[out_offset + j] = element j (out == nullptr: arrc_store(j, v)).
 // Needs the total (read_total).
 void expand_write(Context& ctx, const ElemType& t, const ExpandOffsets& e, const Fused& in,
