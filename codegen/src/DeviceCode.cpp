@@ -210,6 +210,7 @@ std::string Generator::read(const ExpP &e, bool dev) {
   std::string v = a + "[" + addr + "]";
   if (ek == ScalarKind::Bool) v = "(" + v + " != 0)";
   if (e->checkPos < 0) return v;
+  mayRaise_ = true;
   std::vector<std::string> checks;
   for (int k = 0; k < rank; ++k)
     checks.push_back("arrc_in_bounds(" + errName_ + ", " + std::to_string(e->checkPos) + ", " +
@@ -217,10 +218,12 @@ std::string Generator::read(const ExpP &e, bool dev) {
                      std::to_string(k) + ")");
   std::string zero = ek == ScalarKind::Bool ? "false" : "(" + std::string(clScalar(ek)) + ")0";
   // A lowering guard (Module::guards) fails by reading index 1 of its
-  // one-element array: report the guarded check's own error, not bounds.
+  // one-element array {0}: report the guarded check's own error, not
+  // bounds. Its value is known, so the array itself is never read (nor
+  // allocated: see isGuard).
   for (const auto &g : m_.guards)
     if (g.var == arr->var)
-      return "((" + idx[0] + ") == 0 ? " + v + " : (arrc_raise(" + errName_ + ", " + guardCode(g.code) +
+      return "((" + idx[0] + ") == 0 ? " + zero + " : (arrc_raise(" + errName_ + ", " + guardCode(g.code) +
              ", " + std::to_string(e->checkPos) + ", -1, -1, 0), " + zero + "))";
   return "(" + join(checks, " && ") + " ? " + v + " : " + zero + ")";
 }
@@ -333,9 +336,16 @@ void Generator::loopAssign(Code &c, const ir::Loop &x, bool dev) {
 
 // ---------------------------------------------------------------- kernel pieces
 // Free variables of device code: arrays as buffer + shape + weights, scalars by value.
+bool Generator::isGuard(int v) const {
+  for (const auto &g : m_.guards)
+    if (g.var == v) return true;
+  return false;
+}
+
 KernelArgs Generator::freeArgs(const std::set<int> &vars) {
   KernelArgs k;
   for (int v : vars) {
+    if (isGuard(v)) continue;
     const ir::Type &t = typeOf(v);
     const std::string &n = name(v);
     noteType(t.elem);

@@ -124,12 +124,14 @@ private:
   std::set<int> used_; // variables referenced in the current function
   std::map<int, std::string> devAlias_;
   std::string errName_ = "arrc_err"; // the error buffer's name in device code
+  bool mayRaise_ = false;            // device code of this function can raise an error
   Code *host_ = nullptr;
 
   // ---- names and types (DeviceCode.cpp)
   const std::string &name(int v) const { return names_.at(static_cast<size_t>(v)); }
   const ir::Type &typeOf(int v) const { return m_.vars.at(static_cast<size_t>(v)).type; }
   std::string devName(int v) const;
+  bool isGuard(int v) const; // a lowering guard array (Module::guards)
   void noteType(ScalarKind k);
   std::string decl(int v, bool dev);
 
@@ -193,8 +195,10 @@ private:
   void fusedDecl(const std::string &var, const std::string &source, const std::set<int> &vars,
                  const std::vector<int> &outs = {});
   void fusedArg(const std::string &var, int v, const std::string &prefix);
-  // Host statements reading the element in `buf` (a BufferPtr) into vars.
-  void readElement(const Element &el, const std::string &buf, const std::vector<int> &vars);
+  // Host statements reading the element in `buf` (a BufferPtr) into vars;
+  // checked: with the device error record, in the same round trip.
+  void readElement(const Element &el, const std::string &buf, const std::vector<int> &vars,
+                   bool checked);
   std::vector<ScalarKind> kindsOf(const std::vector<int> &vars) const;
 
   static const char *divModHelpers(); // integer / and % of generated code

@@ -255,6 +255,7 @@ void Generator::hostStmt(const Stmt &s) {
   case StmtKind::Literal: {
     auto &x = static_cast<const Literal &>(s);
     int v = x.outs.at(0);
+    if (isGuard(v)) return; // never read: see Generator::read
     const ir::Type &t = typeOf(v);
     std::vector<std::string> vals;
     if (isFloating(t.elem))
@@ -319,6 +320,7 @@ void Generator::check(const Check &x) {
 
 void Generator::function(const Function &f) {
   fnName_ = sanitize(f.name);
+  mayRaise_ = false;
   kernelCounter_ = 0;
   used_.clear();
   {
@@ -350,7 +352,8 @@ void Generator::function(const Function &f) {
   hostBlock(f.body);
   std::vector<std::string> res;
   for (auto &e : f.body.results) res.push_back(exp(e, false));
-  c.line("detail::check(ctx);");
+  // the errors kernels may have raised (a round trip: only if they can)
+  if (mayRaise_) c.line("detail::check(ctx);");
   size_t pos = 0;
   c.line("return " + buildValue(f.resultType, res, pos) + ";");
   c.ind--;

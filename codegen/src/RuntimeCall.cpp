@@ -206,6 +206,7 @@ bool Generator::operatorDecl(const Stmt &at, const ir::Lambda &op, const std::ve
 }
 
 void Generator::fusedArg(const std::string &var, int v, const std::string &prefix) {
+  if (isGuard(v)) return;
   const ir::Type &t = typeOf(v);
   std::string n = name(v), p = prefix + n;
   noteType(t.elem);
@@ -235,10 +236,14 @@ void Generator::fusedDecl(const std::string &var, const std::string &source, con
       "*\", \"arrc_o" + std::to_string(o) + "\", " + name(outs[o]) + ".buffer()));");
 }
 
-void Generator::readElement(const Element &el, const std::string &buf, const std::vector<int> &vars) {
+void Generator::readElement(const Element &el, const std::string &buf, const std::vector<int> &vars,
+                            bool checked) {
   std::string n = std::to_string(el.size);
   h("unsigned char bytes[" + n + "];");
-  h("ctx.read(" + buf + "->mem(), 0, " + n + ", bytes);");
+  if (checked)
+    h("ctx.read_checked(" + buf + "->mem(), 0, " + n + ", bytes, detail::positions, detail::num_positions);");
+  else
+    h("ctx.read(" + buf + "->mem(), 0, " + n + ", bytes);");
   for (size_t k = 0; k < vars.size(); ++k)
     h(name(vars[k]) + " = arrc::gen::member<" + cppScalar(el.kinds[k]) + ">(bytes, " +
       std::to_string(el.offsets[k]) + ");");

@@ -588,7 +588,9 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
   c.queue = clCreateCommandQueue(c.context, c.device,
                                  c.profile ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
   check_cl(err, "clCreateCommandQueue");
-  c.err_buf = clCreateBuffer(c.context, CL_MEM_READ_WRITE, 64, nullptr, &err);
+  // the record (64 bytes), then room for a small result read with it
+  // (read_checked)
+  c.err_buf = clCreateBuffer(c.context, CL_MEM_READ_WRITE, 64 + Context::kCheckedReadMax, nullptr, &err);
   check_cl(err, "clCreateBuffer(error buffer)");
   int64_t zeros[8] = {};
   check_cl(clEnqueueWriteBuffer(c.queue, c.err_buf, CL_TRUE, 0, 64, zeros, 0, nullptr, nullptr),
@@ -755,10 +757,10 @@ void Context::finish() { check_cl(clFinish(impl_->queue), "clFinish"); }
 
 cl_mem Context::error_buffer() const { return impl_->err_buf; }
 
-void Context::check_errors(const char* const* positions, size_t count) {
-  auto& c = *impl_;
-  int64_t rec[5];
-  detail::host_read(c, c.err_buf, 0, sizeof rec, rec);
+namespace {
+// Throws the error in the record `rec` (after resetting the device's copy).
+void raise_recorded(detail::ContextImpl& c, const int64_t* rec, const char* const* positions,
+                    size_t count) {
   int32_t code;
   std::memcpy(&code, &rec[0], 4);
   if (code == 0) return;
@@ -770,6 +772,34 @@ void Context::check_errors(const char* const* positions, size_t count) {
   if (positions && rec[1] >= 0 && static_cast<size_t>(rec[1]) < count && positions[rec[1]])
     pos = positions[rec[1]];
   throw Error(format_error(static_cast<ErrorCode>(code), pos, rec[2], rec[3], rec[4]));
+}
+}  // namespace
+
+void Context::check_errors(const char* const* positions, size_t count) {
+  auto& c = *impl_;
+  int64_t rec[5];
+  detail::host_read(c, c.err_buf, 0, sizeof rec, rec);
+  raise_recorded(c, rec, positions, count);
+}
+
+void Context::read_checked(cl_mem src, size_t off, size_t bytes, void* dst,
+                           const char* const* positions, size_t count) {
+  if (bytes > kCheckedReadMax) {
+    read(src, off, bytes, dst);
+    check_errors(positions, count);
+    return;
+  }
+  auto& c = *impl_;
+  // one round trip: the result is copied next to the record, both read at once
+  unsigned char buf[64 + kCheckedReadMax];
+  if (bytes > 0)
+    check_cl(clEnqueueCopyBuffer(c.queue, src, c.err_buf, off, 64, bytes, 0, nullptr, nullptr),
+             "copying a result next to the error record");
+  detail::host_read(c, c.err_buf, 0, 64 + bytes, buf);
+  int64_t rec[5];
+  std::memcpy(rec, buf, sizeof rec);
+  raise_recorded(c, rec, positions, count);
+  std::memcpy(dst, buf + 64, bytes);
 }
 
 bool Context::profiling() const { return impl_->profile; }

@@ -245,6 +245,11 @@ public:
   // resets the record and throws arrc::Error formatted with
   // positions[pos_id] ("file:line:col") as prefix. The context stays usable.
   void check_errors(const char* const* positions = nullptr, size_t count = 0);
+  // read() of a small result (a reduction's), then check_errors(), in one
+  // round trip when bytes <= kCheckedReadMax.
+  static constexpr size_t kCheckedReadMax = 192;
+  void read_checked(cl_mem src, size_t off, size_t bytes, void* dst,
+                    const char* const* positions = nullptr, size_t count = 0);
 
   // --- profiling ------------------------------------------------------------
   bool profiling() const;

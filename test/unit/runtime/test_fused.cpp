@@ -70,6 +70,25 @@ Operator plus_plus() {
   return o;
 }
 
+// CHECK(got == want), saying where they first differ.
+template <class T>
+void check_same(const std::vector<T>& got, const std::vector<T>& want) {
+  size_t i = 0;
+  while (i < got.size() && i < want.size() && got[i] == want[i]) ++i;
+  if (i == got.size() && i == want.size()) {
+    CHECK(true);
+    return;
+  }
+  std::string g = i < got.size() ? std::to_string(got[i]) : "(end)";
+  std::string w = i < want.size() ? std::to_string(want[i]) : "(end)";
+  CAPTURE(i);
+  CAPTURE(g);
+  CAPTURE(w);
+  CAPTURE(got.size());
+  CAPTURE(want.size());
+  CHECK(false);
+}
+
 RecId read_rec(Context& c, const BufferPtr& b) {
   RecId r{};
   c.read(b->mem(), 0, sizeof r, &r);
@@ -143,7 +162,7 @@ TEST_CASE("fused: operator arguments (a run-time modulus and neutral element)") 
     std::vector<int32_t> ref(v.size());
     int32_t run = 0;
     for (size_t i = 0; i < v.size(); ++i) ref[i] = run = (run + v[i]) % 97;
-    CHECK(S.to_vector() == ref);
+    check_same(S.to_vector(), ref);
     Fused fl = detail::load_array(A);
     fl.source += "int arrc_flag(long i ARRC_PARAMS) { return i % 5 == 0; }\n";
     auto R = Array<int32_t, 1>::alloc(c, {n});
@@ -156,7 +175,7 @@ TEST_CASE("fused: operator arguments (a run-time modulus and neutral element)") 
     REQUIRE(segs == static_cast<int64_t>(segref.size()));
     auto rv = R.to_vector();
     rv.resize(segref.size());
-    CHECK(rv == segref);
+    check_same(rv, segref);
   }
 }
 
@@ -179,8 +198,8 @@ TEST_CASE("fused: store hooks write records to separate arrays (scan, compaction
     std::vector<double> rb(dv.size());
     std::partial_sum(iv.begin(), iv.end(), ra.begin());
     std::partial_sum(dv.begin(), dv.end(), rb.begin());
-    CHECK(OA.to_vector() == ra);
-    CHECK(OB.to_vector() == rb);
+    check_same(OA.to_vector(), ra);
+    check_same(OB.to_vector(), rb);
     // compaction keeping f0 > 0, in order
     Fused kin = rec_loader(A, B);
     kin.source += "int arrc_keep(long i, T v ARRC_PARAMS) { return v.f0 > 0; }\n";
@@ -195,8 +214,8 @@ TEST_CASE("fused: store hooks write records to separate arrays (scan, compaction
     auto gb = OB.to_vector();
     ga.resize(ka.size());
     gb.resize(kb.size());
-    CHECK(ga == ka);
-    CHECK(gb == kb);
+    check_same(ga, ka);
+    check_same(gb, kb);
     // segmented reduce of (+, +), a segment starting where f0 < 0
     Fused sin = rec_loader(A, B);
     sin.source += "int arrc_flag(long i ARRC_PARAMS) { return ra[i] < 0; }\n";
@@ -214,8 +233,8 @@ TEST_CASE("fused: store hooks write records to separate arrays (scan, compaction
     gb = OB.to_vector();
     ga.resize(sa.size());
     gb.resize(sb.size());
-    CHECK(ga == sa);
-    CHECK(gb == sb);
+    check_same(ga, sa);
+    check_same(gb, sb);
     // scatter of records to index n-1-i (all in range) and to -1 (ignored)
     Fused xin = rec_loader(A, B);
     xin.source += "long arrc_index(long i ARRC_PARAMS) { return i % 7 == 3 ? -1 : arrc_sn - 1 - i; }\n";
@@ -228,8 +247,8 @@ TEST_CASE("fused: store hooks write records to separate arrays (scan, compaction
     std::vector<double> xb(dv.size(), 0.0);
     for (size_t i = 0; i < iv.size(); ++i)
       if (i % 7 != 3) xa[iv.size() - 1 - i] = iv[i], xb[iv.size() - 1 - i] = dv[i];
-    CHECK(DA.to_vector() == xa);
-    CHECK(DB.to_vector() == xb);
+    check_same(DA.to_vector(), xa);
+    check_same(DB.to_vector(), xb);
   }
 }
 
@@ -266,8 +285,8 @@ void check_record_hist(int64_t n, int64_t nbins, const Operator& op, bool last_w
       rb[b] += dv[i];
     }
   }
-  CHECK(OA.to_vector() == ra);
-  CHECK(OB.to_vector() == rb);
+  check_same(OA.to_vector(), ra);
+  check_same(OB.to_vector(), rb);
 }
 
 }  // namespace
@@ -282,7 +301,7 @@ TEST_CASE("fused: histograms of every schedule (private, shared, global, sorted)
     auto H = histogram(c, Operator::add(), 10, K, K);
     std::vector<int32_t> ref(10, 0);
     for (int32_t k : keys) ref[static_cast<size_t>(k)] += k;
-    CHECK(H.to_vector() == ref);
+    check_same(H.to_vector(), ref);
     // double +, 200 bins (shared copies, compare-and-swap on doubles)
     auto k200 = ints(n, 2, -5, 204);
     std::vector<double> dv(k200.begin(), k200.end());
@@ -292,14 +311,14 @@ TEST_CASE("fused: histograms of every schedule (private, shared, global, sorted)
     std::vector<double> rd(200, 0.0);
     for (int32_t k : k200)
       if (k >= 0 && k < 200) rd[static_cast<size_t>(k)] += k;
-    CHECK(HD.to_vector() == rd);
+    check_same(HD.to_vector(), rd);
     // int max, 100000 bins (global atomics)
     auto kb = ints(n, 4, 0, 99999);
     auto KB = Array<int32_t, 1>::from(c, kb);
     auto HM = histogram(c, Operator::max(ElemType::of<int32_t>()), 100000, KB, K);
     std::vector<int32_t> rm(100000, std::numeric_limits<int32_t>::min());
     for (size_t i = 0; i < kb.size(); ++i) rm[static_cast<size_t>(kb[i])] = std::max(rm[static_cast<size_t>(kb[i])], keys[i]);
-    CHECK(HM.to_vector() == rm);
+    check_same(HM.to_vector(), rm);
     // records: (+, +) per member with few and many bins; "last non-zero"
     // (not commutative: the exact sorted path on GPUs)
     check_record_hist(n, 7, plus_plus(), false);
@@ -355,8 +374,8 @@ TEST_CASE("fused: expand walks (write, reduce, compaction) over skewed sizes") {
       Fused w = in;
       add_store(w, OA, OB);
       expand_write(c, rec_id(), e, w, nullptr, 0);
-      CHECK(OA.to_vector() == ra);
-      CHECK(OB.to_vector() == rb);
+      check_same(OA.to_vector(), ra);
+      check_same(OB.to_vector(), rb);
       // reduce without reading the total back: (+, +) and argmin (ordered)
       ExpandOffsets e2 = expand_offsets(c, rec_id(), n, in, false);
       auto res = c.alloc(rec_id().size);
@@ -386,8 +405,8 @@ TEST_CASE("fused: expand walks (write, reduce, compaction) over skewed sizes") {
       Fused ks = k;
       add_store(ks, KA, KB);
       expand_compact_write(c, rec_id(), e2, cp, ks, nullptr, 0);
-      CHECK(KA.to_vector() == ka);
-      CHECK(KB.to_vector() == kb);
+      check_same(KA.to_vector(), ka);
+      check_same(KB.to_vector(), kb);
     }
   }
 }
