@@ -32,6 +32,14 @@ std::string cpu_model() {
   return "unknown CPU";
 }
 
+// The 1-minute load average (other processes competing for the cores).
+std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string first;
+  in >> first;
+  return first.empty() ? "?" : first;
+}
+
 std::string json_escape(const std::string& s) {
   std::string o;
   for (char c : s) {
@@ -86,7 +94,7 @@ double Stats::median() const {
 double Stats::min() const { return *std::min_element(ms.begin(), ms.end()); }
 double Stats::max() const { return *std::max_element(ms.begin(), ms.end()); }
 
-Bench::Bench(Options opts) : opts_(std::move(opts)) {
+Bench::Bench(Options opts) : opts_(std::move(opts)), load_at_start_(load_average()) {
   if (opts_.check_only) opts_.reps = 1;
   if (opts_.cache_dir.empty()) {
     std::string base = std::filesystem::temp_directory_path().string() + "/arrc-bench-whole-XXXXXX";
@@ -202,8 +210,9 @@ int Bench::failures() const {
 }
 
 void Bench::print_table() const {
-  std::printf("\ndevice: %s\nhost: %s, OpenMP threads: %d\n", device_desc.c_str(), cpu_model().c_str(),
-              omp_get_max_threads());
+  std::printf("\ndevice: %s\nhost: %s, OpenMP threads: %d, load average %s at the start, %s at the end\n",
+              device_desc.c_str(), cpu_model().c_str(), omp_get_max_threads(), load_at_start_.c_str(),
+              load_average().c_str());
   std::printf("times in ms: median (min-max) xsamples; x seq / x omp = C++ time / arrc time "
               "(above 1: arrc faster)\n\n");
   std::printf("| program | size | type | arrc cold | arrc on device | arrc + transfers | seq C++ | "
@@ -228,6 +237,7 @@ void Bench::write_json(const std::string& path) const {
   if (!o) throw std::runtime_error("cannot write " + path);
   o << "{\n  \"device\": \"" << json_escape(device_desc) << "\",\n  \"host\": \""
     << json_escape(cpu_model()) << "\",\n  \"omp_threads\": " << omp_get_max_threads()
+    << ",\n  \"load_average\": [\"" << load_at_start_ << "\", \"" << load_average() << "\"]"
     << ",\n  \"scale\": \"" << json_escape(opts_.scale) << "\",\n  \"reps\": " << opts_.reps
     << ",\n  \"cold_cache\": " << (opts_.cache_dir.empty() ? "true" : "false") << ",\n  \"rows\": [\n";
   for (size_t i = 0; i < rows_.size(); ++i) {

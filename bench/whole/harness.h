@@ -84,6 +84,7 @@ public:
 private:
   Options opts_;
   std::string tmp_root_;
+  std::string load_at_start_;
   std::vector<Row> rows_;
 };
 
