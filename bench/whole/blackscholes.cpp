@@ -21,15 +21,11 @@ inline void price(float S, float K, float T, float r, float v, float& call, floa
   put = discount * cnd(-d2) - S * cnd(-d1);
 }
 
-void prices_seq(const std::vector<float>& S, const std::vector<float>& K, const std::vector<float>& T,
-                std::vector<float>& call, std::vector<float>& put) {
-  const int64_t n = int64_t(S.size());
+void prices_seq(const float* S, const float* K, const float* T, int64_t n, float* call, float* put) {
   for (int64_t i = 0; i < n; ++i) price(S[i], K[i], T[i], kRate, kVolatility, call[i], put[i]);
 }
 
-void prices_omp(const std::vector<float>& S, const std::vector<float>& K, const std::vector<float>& T,
-                std::vector<float>& call, std::vector<float>& put) {
-  const int64_t n = int64_t(S.size());
+void prices_omp(const float* S, const float* K, const float* T, int64_t n, float* call, float* put) {
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < n; ++i) price(S[i], K[i], T[i], kRate, kVolatility, call[i], put[i]);
 }
@@ -48,8 +44,8 @@ void bench_blackscholes(Bench& b) {
   // erf/exp/log of the device against glibc's: a few ulps of the largest price
   const double tol = 1e-5;
   std::vector<float> call(n), put(n), call2(n), put2(n);
-  row.seq = b.time([&] { prices_seq(S, K, T, call, put); });
-  row.omp = b.time([&] { prices_omp(S, K, T, call2, put2); });
+  row.seq = b.time([&] { prices_seq(S.data(), K.data(), T.data(), n, call.data(), put.data()); });
+  row.omp = b.time([&] { prices_omp(S.data(), K.data(), T.data(), n, call2.data(), put2.data()); });
   expect_close(row, "OpenMP call", call2, call, tol);
   expect_close(row, "OpenMP put", put2, put, tol);
 

@@ -1,5 +1,6 @@
 // a * x + y on float vectors (bench/programs/saxpy.arr). The C++ versions
-// write into a preallocated result (OpenMP: `parallel for simd`).
+// write into a preallocated result through raw pointers (OpenMP: `parallel
+// for simd`).
 #include "harness.h"
 #include "saxpy.hpp"
 
@@ -8,14 +9,18 @@ namespace {
 
 void saxpy_seq(float a, const std::vector<float>& x, const std::vector<float>& y, std::vector<float>& z) {
   const int64_t n = int64_t(x.size());
+  const float *__restrict px = x.data(), *__restrict py = y.data();
+  float* __restrict pz = z.data();
 #pragma omp simd
-  for (int64_t i = 0; i < n; ++i) z[i] = a * x[i] + y[i];
+  for (int64_t i = 0; i < n; ++i) pz[i] = a * px[i] + py[i];
 }
 
 void saxpy_omp(float a, const std::vector<float>& x, const std::vector<float>& y, std::vector<float>& z) {
   const int64_t n = int64_t(x.size());
+  const float *__restrict px = x.data(), *__restrict py = y.data();
+  float* __restrict pz = z.data();
 #pragma omp parallel for simd schedule(static)
-  for (int64_t i = 0; i < n; ++i) z[i] = a * x[i] + y[i];
+  for (int64_t i = 0; i < n; ++i) pz[i] = a * px[i] + py[i];
 }
 
 }  // namespace

@@ -39,21 +39,28 @@ Csr make_matrix(int64_t rows) {
   return m;
 }
 
-inline double row_dot(const Csr& m, const double* x, int64_t i) {
+inline double row_dot(const int32_t* off, const int32_t* cols, const double* vals, const double* x,
+                      int64_t i) {
   double s = 0;
-  for (int32_t k = m.row_off[i]; k < m.row_off[i + 1]; ++k) s += m.vals[k] * x[m.cols[k]];
+  for (int32_t k = off[i]; k < off[i + 1]; ++k) s += vals[k] * x[cols[k]];
   return s;
 }
 
 void smvm_seq(const Csr& m, const std::vector<double>& x, std::vector<double>& y) {
   const int64_t rows = int64_t(y.size());
-  for (int64_t i = 0; i < rows; ++i) y[i] = row_dot(m, x.data(), i);
+  const int32_t *off = m.row_off.data(), *cols = m.cols.data();
+  const double *vals = m.vals.data(), *px = x.data();
+  double* py = y.data();
+  for (int64_t i = 0; i < rows; ++i) py[i] = row_dot(off, cols, vals, px, i);
 }
 
 void smvm_omp(const Csr& m, const std::vector<double>& x, std::vector<double>& y) {
   const int64_t rows = int64_t(y.size());
+  const int32_t *off = m.row_off.data(), *cols = m.cols.data();
+  const double *vals = m.vals.data(), *px = x.data();
+  double* py = y.data();
 #pragma omp parallel for schedule(dynamic, 1024)
-  for (int64_t i = 0; i < rows; ++i) y[i] = row_dot(m, x.data(), i);
+  for (int64_t i = 0; i < rows; ++i) py[i] = row_dot(off, cols, vals, px, i);
 }
 
 }  // namespace
