@@ -1,8 +1,7 @@
 // map + filter + count over ints (bench/programs/filtercount.arr): how many
 // x + 15 are multiples of 20. The C++ versions: one counting loop
-// (OpenMP: `parallel for simd` reduction). The loops read through a raw
-// pointer: indexing the std::vector inside the OpenMP region reloads its data
-// pointer and ran 10x slower with 2 threads.
+// (OpenMP: `parallel for simd` reduction) through a raw pointer taken
+// outside the loop.
 #include "harness.h"
 #include "filtercount.hpp"
 
