@@ -83,6 +83,15 @@ std::string ratio(const Stats& num, const Stats& den) {
 }
 
 std::string device_desc;  // of the first context made
+
+// A positive size such as 1000000, 1e6 or 2.5e5.
+int64_t parse_size(const std::string& program, const std::string& text) {
+  char* end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0' || !(v >= 1) || v > 9e18)
+    throw std::runtime_error("--size " + program + "=" + text + ": not a positive size");
+  return static_cast<int64_t>(v);
+}
 }  // namespace
 
 double Stats::median() const {
@@ -96,6 +105,7 @@ double Stats::max() const { return *std::max_element(ms.begin(), ms.end()); }
 
 Bench::Bench(Options opts) : opts_(std::move(opts)), load_at_start_(load_average()) {
   if (opts_.check_only) opts_.reps = 1;
+  for (auto& [program, text] : opts_.sizes) sizes(program, "", "", "");  // bad --size: fail now
   if (opts_.cache_dir.empty()) {
     std::string base = std::filesystem::temp_directory_path().string() + "/arrc-bench-whole-XXXXXX";
     std::vector<char> tmpl(base.begin(), base.end());
@@ -126,7 +136,7 @@ bool Bench::selected(const std::string& program) const {
 
 int64_t Bench::size(const std::string& program, int64_t tiny, int64_t small, int64_t full) const {
   auto it = opts_.sizes.find(program);
-  if (it != opts_.sizes.end()) return static_cast<int64_t>(std::atof(it->second.c_str()));
+  if (it != opts_.sizes.end()) return parse_size(program, it->second);
   return opts_.scale == "tiny" ? tiny : opts_.scale == "full" ? full : small;
 }
 
@@ -141,7 +151,7 @@ std::vector<int64_t> Bench::sizes(const std::string& program, const std::string&
   std::stringstream ss(list);
   std::string item;
   while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(static_cast<int64_t>(std::atof(item.c_str())));
+    if (!item.empty()) out.push_back(parse_size(program, item));
   return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace whole {
 namespace {
@@ -75,6 +76,7 @@ std::vector<double> run_steps(StepFn step, int iterations, const std::vector<dou
 void bench_kmeans(Bench& b) {
   const int64_t M = b.size("kmeans", 2000, 100000, 1000000);
   const int d = kDim, k = kCentres;
+  if (M < k) throw std::runtime_error("kmeans: needs at least k = 10 points (the first k are the starting centres)");
   // k true centres in [0, 10)^d; point i lies around centre i % k (noise in
   // [-3, 3) per coordinate); the starting centres are the first k points.
   std::vector<double> truth = uniform_doubles(11, int64_t(k) * d, 0.0, 10.0);
