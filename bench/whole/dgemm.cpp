@@ -90,7 +90,7 @@ void bench_dgemm(Bench& b) {
     ctx->finish();
   });
   expect_close(row, "arrc (first call)", out.to_vector(), ref, tol);
-  row.device = b.time([&] {
+  row.device = b.device(row, *ctx, [&] {
     out = dgemm::dgemm(*ctx, dA, dB);
     ctx->finish();
   }, false);

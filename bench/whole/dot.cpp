@@ -60,7 +60,7 @@ void bench_dot(Bench& b) {
   ctx->finish();
   row.cold_ms = b.once([&] { got = sdot::sdot(*ctx, dx, dy); });
   expect_scalar(row, "arrc (first call)", got, exact, tol);
-  row.device = b.time([&] { got = sdot::sdot(*ctx, dx, dy); }, false);
+  row.device = b.device(row, *ctx, [&] { got = sdot::sdot(*ctx, dx, dy); }, false);
   expect_scalar(row, "arrc", got, exact, tol);
   row.transfers = b.time([&] {
     got = sdot::sdot(*ctx, arrc::Array<float, 1>::from(*ctx, x), arrc::Array<float, 1>::from(*ctx, y));

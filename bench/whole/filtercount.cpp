@@ -46,7 +46,7 @@ void bench_filtercount(Bench& b) {
   ctx->finish();
   row.cold_ms = b.once([&] { got = filtercount::filter_count(*ctx, dxs); });
   expect_scalar(row, "arrc (first call)", got, ref, 0);
-  row.device = b.time([&] { got = filtercount::filter_count(*ctx, dxs); }, false);
+  row.device = b.device(row, *ctx, [&] { got = filtercount::filter_count(*ctx, dxs); }, false);
   expect_scalar(row, "arrc", got, ref, 0);
   row.transfers = b.time([&] { got = filtercount::filter_count(*ctx, arrc::Array<int32_t, 1>::from(*ctx, xs)); },
                          false);

@@ -197,6 +197,18 @@ Stats Bench::time(const std::function<void()>& fn, bool warmup, const std::funct
   return s;
 }
 
+Stats Bench::device(Row& row, arrc::Context& ctx, const std::function<void()>& fn, bool warmup,
+                    const std::function<void()>& setup) {
+  Stats s = time(fn, warmup, setup);
+  if (setup) setup();
+  ctx.finish();
+  uint64_t l0 = ctx.launch_count(), r0 = ctx.blocking_read_count();
+  fn();
+  row.launches = int64_t(ctx.launch_count() - l0);
+  row.round_trips = int64_t(ctx.blocking_read_count() - r0);
+  return s;
+}
+
 double Bench::once(const std::function<void()>& fn) {
   auto t0 = clk::now();
   fn();
@@ -226,15 +238,18 @@ void Bench::print_table() const {
   std::printf("times in ms: median (min-max) xsamples; x seq / x omp = C++ time / arrc time "
               "(above 1: arrc faster)\n\n");
   std::printf("| program | size | type | arrc cold | arrc on device | arrc + transfers | seq C++ | "
-              "OpenMP C++ | x seq | x omp | x seq (+transfers) | check |\n");
-  std::printf("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+              "OpenMP C++ | x seq | x omp | x seq (+transfers) | launches / reads per call | check |\n");
+  std::printf("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
   for (auto& r : rows_) {
     char cold[32] = "-";
     if (r.cold_ms >= 0) std::snprintf(cold, sizeof cold, "%.1f", r.cold_ms);
-    std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.program.c_str(),
+    char calls[48] = "-";
+    if (r.launches >= 0) std::snprintf(calls, sizeof calls, "%lld / %lld", (long long)r.launches,
+                                       (long long)r.round_trips);
+    std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.program.c_str(),
                 r.size.c_str(), r.type.c_str(), cold, cell(r.device).c_str(), cell(r.transfers).c_str(),
                 cell(r.seq).c_str(), cell(r.omp).c_str(), ratio(r.seq, r.device).c_str(),
-                ratio(r.omp, r.device).c_str(), ratio(r.seq, r.transfers).c_str(),
+                ratio(r.omp, r.device).c_str(), ratio(r.seq, r.transfers).c_str(), calls,
                 r.failures.empty() ? "ok" : "FAIL");
   }
   for (auto& r : rows_)
@@ -256,6 +271,7 @@ void Bench::write_json(const std::string& path) const {
       << "\", \"type\": \"" << json_escape(r.type) << "\", \"note\": \"" << json_escape(r.note) << "\",\n"
       << "     \"cold_ms\": ";
     if (r.cold_ms >= 0) o << r.cold_ms; else o << "null";
+    o << ",\n     \"launches\": " << r.launches << ", \"round_trips\": " << r.round_trips;
     o << ",\n     \"device\": " << json_stats(r.device) << ",\n     \"transfers\": " << json_stats(r.transfers)
       << ",\n     \"seq\": " << json_stats(r.seq) << ",\n     \"omp\": " << json_stats(r.omp)
       << ",\n     \"check\": \"" << (r.failures.empty() ? "ok" : "FAIL") << "\", \"failures\": [";

@@ -48,6 +48,7 @@ struct Row {
   Stats device;         // steady state, inputs already on the device, ended by ctx.finish()
   Stats transfers;      // steady state with Array::from of the inputs + to_vector of the outputs
   Stats seq, omp;       // hand-written C++: one thread / all host threads
+  int64_t launches = -1, round_trips = -1;  // per steady-state call: kernels enqueued, blocking reads
   std::vector<std::string> failures;
 };
 
@@ -75,6 +76,10 @@ public:
   Stats time(const std::function<void()>& fn, bool warmup = true,
              const std::function<void()>& setup = {});
   double once(const std::function<void()>& fn);
+  // time() of an arrc call on ctx, also counting the kernels it enqueues and
+  // the reads it waits for (one more, untimed call) into row.
+  Stats device(Row& row, arrc::Context& ctx, const std::function<void()>& fn, bool warmup = true,
+               const std::function<void()>& setup = {});
 
   void add(Row row);
   int failures() const;

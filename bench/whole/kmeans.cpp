@@ -110,7 +110,7 @@ void bench_kmeans(Bench& b) {
       ctx->finish();
     });
     expect_close(row, "arrc (first call)", out.to_vector(), ref, tol);
-    row.device = b.time([&] {
+    row.device = b.device(row, *ctx, [&] {
       out = call(dP, dC);
       ctx->finish();
     }, false);

@@ -117,7 +117,7 @@ void bench_nbody(Bench& b) {
     ctx->finish();
   });
   check(row, "arrc (first call)", to_host(out), ref, in);
-  row.device = b.time([&] {
+  row.device = b.device(row, *ctx, [&] {
     out = nbody::nbody_step(*ctx, kDt, kEps, d);
     ctx->finish();
   }, false);

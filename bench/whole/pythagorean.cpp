@@ -49,7 +49,7 @@ void bench_pythagorean(Bench& b) {
     auto ctx = b.context("pythagorean_" + std::to_string(n));
     row.cold_ms = b.once([&] { got = pythagorean::count_triples(*ctx, n); });
     expect_scalar(row, "arrc (first call)", got, ref, 0);
-    row.device = b.time([&] { got = pythagorean::count_triples(*ctx, n); }, false);
+    row.device = b.device(row, *ctx, [&] { got = pythagorean::count_triples(*ctx, n); }, false);
     expect_scalar(row, "arrc", got, ref, 0);
     // no array inputs or outputs: nothing to transfer
     b.add(std::move(row));

@@ -48,7 +48,7 @@ void bench_saxpy(Bench& b) {
     ctx->finish();
   });
   expect_close(row, "arrc (first call)", out.to_vector(), ref, tol);
-  row.device = b.time([&] {
+  row.device = b.device(row, *ctx, [&] {
     out = saxpy::saxpy(*ctx, a, dx, dy);
     ctx->finish();
   }, false);

@@ -95,7 +95,7 @@ void bench_smvm(Bench& b) {
     ctx->finish();
   });
   expect_close(row, "arrc (first call)", out.to_vector(), ref, tol);
-  row.device = b.time([&] {
+  row.device = b.device(row, *ctx, [&] {
     out = smvm::smvm(*ctx, dOff, dCols, dVals, dX);
     ctx->finish();
   }, false);

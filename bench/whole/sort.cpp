@@ -30,7 +30,7 @@ void bench_sort(Bench& b) {
     ctx->finish();
   });
   expect_equal(row, "arrc (first call)", out.to_vector(), ref);
-  row.device = b.time([&] {
+  row.device = b.device(row, *ctx, [&] {
     out = sorting::sort_ints(*ctx, dxs);
     ctx->finish();
   }, false);

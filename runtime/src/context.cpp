@@ -650,6 +650,7 @@ void Context::enqueue(cl_kernel k, const NDRange& global, const NDRange& local) 
   for (size_t i = 0; i < global.dims; ++i)
     if (global.v[i] == 0) return;
   auto& c = *impl_;
+  ++c.launches;
   cl_event ev = nullptr;
   cl_int err = clEnqueueNDRangeKernel(c.queue, k, static_cast<cl_uint>(global.dims), nullptr,
                                       global.v, local.dims ? local.v : nullptr, 0, nullptr,
@@ -659,6 +660,12 @@ void Context::enqueue(cl_kernel k, const NDRange& global, const NDRange& local) 
     check_cl(err, what.c_str());
   }
   if (ev) c.track(ev, detail::kernel_name_of(k).c_str(), 0);
+}
+
+uint64_t Context::launch_count() const { return impl_->launches; }
+uint64_t Context::blocking_read_count() const {
+  const TransferStats t = transfer_stats();
+  return t.direct_reads + t.staged_reads + t.small_reads;
 }
 
 BufferPtr Context::alloc(size_t bytes) { return detail::alloc(*impl_, impl_, bytes); }

@@ -25,6 +25,7 @@ struct ProfileEvent {
 };
 
 struct ContextImpl {
+  uint64_t launches = 0;  // Context::launch_count()
   cl_platform_id platform = nullptr;
   cl_device_id device = nullptr;
   cl_context context = nullptr;

@@ -235,6 +235,10 @@ public:
   PoolStats pool_stats() const;
   TransferConfig transfer_config() const;
   TransferStats transfer_stats() const;
+  // Kernels enqueued so far (primitives and generated kernels alike), and
+  // reads the host waited for (round trips): the per-call cost of small inputs.
+  uint64_t launch_count() const;
+  uint64_t blocking_read_count() const;
 
   // --- device-side errors ---------------------------------------------------
   // A small __global long[8] record: [0] code (the low 32 bits are the
