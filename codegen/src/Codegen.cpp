@@ -2099,14 +2099,111 @@ static inline long arrc_mod_long(long a, long b) { return b == 0 || b == -1 ? 0 
 
 } // namespace
 
+// ---- TEMPORARY (fuse branch): replaced by the runtime-primitive codegen at
+// merge. This generator has no schedule for an Expand fused with its consumer
+// (Expand::into Reduce / Filter, lowering/src/Fuse.cpp), so a copy of the
+// module is emitted in which each such Expand is split back into an Expand
+// into temporary arrays (the `expand` emitter) followed by the Reduce or
+// Filter over them (the existing emitters). Nothing else uses this.
+namespace {
+ExpP tmpVar(const ir::Module &m, int v) {
+  auto e = std::make_shared<Exp>();
+  e->kind = Exp::Var;
+  e->var = v;
+  e->type = m.vars[size_t(v)].type;
+  return e;
+}
+ir::Module splitFusedExpandsTemporary(const ir::Module &module) {
+  ir::Module m = module;
+  auto newVar = [&](const char *name, ScalarKind k, int rank) { return m.newVar(name, ir::Type{k, rank}); };
+  std::function<void(ir::Block &)> hostBlock = [&](ir::Block &b) {
+    std::vector<StmtP> out;
+    for (auto &sp : b.stmts) {
+      if (sp->kind == StmtKind::If) {
+        auto c = std::make_shared<ir::If>(static_cast<const ir::If &>(*sp));
+        hostBlock(c->thenB);
+        hostBlock(c->elseB);
+        out.push_back(c);
+        continue;
+      }
+      if (sp->kind == StmtKind::Loop) {
+        auto c = std::make_shared<ir::Loop>(static_cast<const ir::Loop &>(*sp));
+        hostBlock(c->body);
+        out.push_back(c);
+        continue;
+      }
+      if (sp->kind != StmtKind::Expand || static_cast<const Expand &>(*sp).into == Expand::Array) {
+        out.push_back(sp);
+        continue;
+      }
+      auto e = std::make_shared<Expand>(static_cast<const Expand &>(*sp));
+      bool isReduce = e->into == Expand::Reduce;
+      std::vector<ExpP> cols; // the temporary arrays, one per body result
+      e->outs.clear();
+      for (auto &r : e->body.results) {
+        int t = newVar("expanded", r->type.elem, 1);
+        e->outs.push_back(t);
+        cols.push_back(tmpVar(m, t));
+      }
+      e->into = Expand::Array;
+      e->op = ir::Lambda{};
+      e->ne.clear();
+      int i = newVar("i", ScalarKind::Long, 0);
+      ir::Block body;
+      for (auto &col : cols) {
+        auto rd = std::make_shared<Exp>();
+        rd->kind = Exp::Read;
+        rd->type = ir::Type{col->type.elem, 0};
+        rd->args = {col, tmpVar(m, i)};
+        body.results.push_back(rd);
+      }
+      auto n = std::make_shared<Exp>();
+      n->kind = Exp::Shape;
+      n->type = ir::Type{ScalarKind::Long, 0};
+      n->axis = 0;
+      n->args = {cols[0]};
+      StmtP consumer;
+      if (isReduce) {
+        auto r = std::make_shared<ir::Reduce>();
+        auto &orig = static_cast<const Expand &>(*sp);
+        r->op = orig.op;
+        r->ne = orig.ne;
+        r->n = n;
+        r->index = i;
+        r->body = body;
+        consumer = r;
+      } else {
+        auto f = std::make_shared<ir::Filter>();
+        f->n = n;
+        f->index = i;
+        f->body = body;
+        consumer = f;
+      }
+      consumer->outs = sp->outs;
+      consumer->note = sp->note;
+      consumer->span = sp->span;
+      e->note = "expand (materialised for its fused consumer)";
+      out.push_back(e);
+      out.push_back(consumer);
+    }
+    b.stmts = std::move(out);
+  };
+  for (auto &f : m.functions) hostBlock(f.body);
+  return m;
+}
+} // namespace
+// ---- end TEMPORARY
+
 std::string emitOpenCL(const ir::Module &module) {
-  Generator g(module);
+  ir::Module split = splitFusedExpandsTemporary(module);
+  Generator g(split);
   g.run();
   return g.openclSource();
 }
 
 std::string emitHeader(const ir::Module &module) {
-  Generator g(module);
+  ir::Module split = splitFusedExpandsTemporary(module);
+  Generator g(split);
   g.run();
   return g.header();
 }

@@ -4,6 +4,7 @@
 //   3. fuse       (producer-consumer and horizontal), each round followed by
 //                 simplify + deadCode, until nothing fuses
 //   4. simplify, deadCode
+//   5. cse        (repeated subexpressions in device code), simplify, deadCode
 // Inlining happens during lowering (every internal call is inlined there).
 #include "Passes.h"
 #include "arrc/Lowering.h"
@@ -18,6 +19,9 @@ void optimize(ir::Module &module) {
     passes::simplify(module);
     passes::deadCode(module);
   }
+  passes::simplify(module);
+  passes::deadCode(module);
+  passes::cse(module);
   passes::simplify(module);
   passes::deadCode(module);
 }

@@ -1,5 +1,6 @@
 // Simplification: constant folding, copy propagation, shape propagation
-// (the extent of a Map's output is its dims), and CSE of pure scalar Lets.
+// (the extent of a Map's output is its dims, of a View its shape), and CSE
+// of pure scalar Lets (repeated subexpressions: CSE.cpp).
 #include "Passes.h"
 
 #include <map>
@@ -94,7 +95,7 @@ static ExpP fold(const ExpP &e) {
 namespace {
 struct Simplifier {
   std::map<int, ExpP> sub;             // copy propagation
-  std::map<int, std::vector<ExpP>> mapDims; // Map outs -> dims
+  std::map<int, std::vector<ExpP>> mapDims; // Map / View outs -> extents
 
   ExpP rw(const ExpP &e) {
     return rewriteExp(e, [&](const ExpP &x) -> ExpP {
@@ -154,6 +155,7 @@ struct Simplifier {
         auto &m = static_cast<Map &>(*s);
         for (int o : s->outs) mapDims[o] = m.dims;
       }
+      if (s->kind == StmtKind::View && host) mapDims[s->outs[0]] = static_cast<View &>(*s).shape;
       out.push_back(s);
     }
     b.stmts = std::move(out);
