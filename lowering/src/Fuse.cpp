@@ -1,6 +1,8 @@
 // Fusion (docs/lowering.md, "Passes"). Producer-consumer rules, tried in this
 // order each time (the first that applies rewrites the block, then fusion
 // starts over):
+//  0. A rank-1 Map copying a rank-2 Map's output in row-major order (what
+//     `flatten` lowers to) becomes a View of it.
 //  1. Map and Filter producers: a Map whose outputs are read only by one
 //     later SOAC, at that SOAC's own index, is substituted into the
 //     consumer's body (map-map, map-reduce, map-scan, map-filter,
@@ -328,6 +330,51 @@ bool flattenViewedMap(Ctx &c, size_t pi) {
   return true;
 }
 
+// flatten-view: a rank-1 Map that copies a rank-2 Map's output in row-major
+// order (its body reads P[i / d1, i % d1] over i < d0 * d1, as `flatten`
+// lowers) is a View of it: Map outputs are fresh, contiguous and row-major.
+// (flattenViewedMap then fuses P itself into the consumer.)
+bool flattenCopyIsView(Ctx &c, size_t fi) {
+  auto &fm = static_cast<Map &>(*c.b.stmts[fi]);
+  if (fm.dims.size() != 1 || fm.outs.size() != 1 || fm.body.results.size() != 1) return false;
+  std::map<int, ExpP> lets;
+  for (auto &s : fm.body.stmts) {
+    if (s->kind != StmtKind::Let) return false;
+    lets[s->outs[0]] = static_cast<const Let &>(*s).value;
+  }
+  ExpP r = rewriteExp(fm.body.results[0], [&](const ExpP &x) -> ExpP {
+    if (x->kind != Exp::Var) return nullptr;
+    auto it = lets.find(x->var);
+    return it == lets.end() ? nullptr : it->second;
+  });
+  if (r->kind != Exp::Read || r->checkPos >= 0 || r->args.size() != 3 || r->args[0]->kind != Exp::Var) return false;
+  int src = r->args[0]->var;
+  const Map *pm = nullptr;
+  for (size_t j = 0; j < fi; ++j)
+    if (c.b.stmts[j]->kind == StmtKind::Map &&
+        std::find(c.b.stmts[j]->outs.begin(), c.b.stmts[j]->outs.end(), src) != c.b.stmts[j]->outs.end())
+      pm = static_cast<const Map *>(c.b.stmts[j].get());
+  if (!pm || pm->dims.size() != 2) return false;
+  auto isIndexOp = [&](const ExpP &e, BinOp op) {
+    return e->kind == Exp::Binary && e->binop == op && e->args[0]->kind == Exp::Var && e->args[0]->var == fm.index[0];
+  };
+  const ExpP &q = r->args[1], &m = r->args[2];
+  if (!isIndexOp(q, BinOp::Div) || !isIndexOp(m, BinOp::Mod)) return false;
+  DimFacts facts(c.b, fi);
+  if (!facts.equal(q->args[1], pm->dims[1]) || !facts.equal(m->args[1], pm->dims[1]) ||
+      !facts.equal(fm.dims[0], mulL(pm->dims[0], pm->dims[1])))
+    return false;
+  auto v = std::make_shared<View>();
+  v->source = varExp(c.m, src);
+  v->shape = {fm.dims[0]};
+  v->weights = {constLong(1), constLong(0)};
+  v->outs = fm.outs;
+  v->note = (fm.note.empty() ? std::string("flatten") : fm.note) + " (a view of a fresh row-major array)";
+  v->span = fm.span;
+  c.b.stmts[fi] = v;
+  return true;
+}
+
 // ---------------------------------------------------------------- 3. Expand producers
 
 // Inner sizes up to this constant are folded sequentially by expand-reduce.
@@ -503,6 +550,10 @@ bool expandIntoMap(Ctx &c, size_t pi, size_t ci) {
 
 bool fuseBlock(Ctx &c) {
   Block &b = c.b;
+  // 0. A row-major copy of a fresh rank-2 array is a View (before the copy
+  //    fuses into its consumer, so that the array itself can).
+  for (size_t pi = 0; pi < b.stmts.size(); ++pi)
+    if (b.stmts[pi]->kind == StmtKind::Map && flattenCopyIsView(c, pi)) return true;
   // 1. Map and Filter producers.
   for (size_t pi = 0; pi < b.stmts.size(); ++pi) {
     Stmt &P = *b.stmts[pi];

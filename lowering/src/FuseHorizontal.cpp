@@ -84,8 +84,14 @@ bool fuseHists(ir::Module &m, const Block &b, size_t j, Hist &a, Hist &h) {
   h.op = std::move(op);
   h.ne.insert(h.ne.begin(), a.ne.begin(), a.ne.end());
   h.outs.insert(h.outs.begin(), a.outs.begin(), a.outs.end());
-  std::string an = a.note.empty() ? std::string("hist") : a.note, hn = h.note.empty() ? std::string("hist") : h.note;
-  h.note = an + " + " + hn + " (histograms over the same bins)";
+  const std::string tag = " (histograms over the same bins)";
+  auto part = [&](const std::string &n) {
+    if (n.empty()) return std::string("hist");
+    if (n.size() > tag.size() && n.compare(n.size() - tag.size(), tag.size(), tag) == 0)
+      return n.substr(0, n.size() - tag.size());
+    return n;
+  };
+  h.note = part(a.note) + " + " + part(h.note) + tag;
   return true;
 }
 
