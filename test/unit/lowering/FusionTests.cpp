@@ -7,6 +7,7 @@
 #include "Helpers.h"
 
 #include <algorithm>
+#include <functional>
 
 using namespace arrc;
 using ir::Value;
@@ -408,4 +409,38 @@ TEST_CASE("CSE binds repeated subexpressions in bodies, never bounds-checked rea
   CHECK(run2(c, "chk", {ivec({1, 2, 3, 4}), ivec({0, 2})})[0].ints() == std::vector<int64_t>{3, 13});
   CHECK(countKind(fn(c.optimized, "chk").body, ir::StmtKind::Let) == 2); // n; y: checked reads stay
   for (auto *m : {&c.lowered, &c.optimized}) CHECK_THROWS_AS(ir::interpret(*m, "chk", {ivec({1, 2}), ivec({1})}), ir::RuntimeError);
+}
+
+TEST_CASE("loop-invariant Lets leave device loops; a hoisted guard still raises only if the loop runs") {
+  auto c = compile("export int[[*]] inv(int[[*]] xs, int m) = [sum([iota(3)[x] * j + x * x | j <- iota(m)]) | x <- xs];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  std::vector<int64_t> ref;
+  for (int x : {0, 2, 1}) {
+    int s = 0;
+    for (int j = 0; j < 4; ++j) s += x * j + x * x;
+    ref.push_back(s);
+  }
+  CHECK(run2(c, "inv", {ivec({0, 2, 1}), Value::scalarInt(4)})[0].ints() == ref);
+  // x = 7 is out of range for iota(3), but with m = 0 the loop never reads it
+  CHECK(run2(c, "inv", {ivec({7}), Value::scalarInt(0)})[0].ints() == std::vector<int64_t>{0});
+  for (auto *m : {&c.lowered, &c.optimized}) {
+    try {
+      ir::interpret(*m, "inv", {ivec({1, 7}), Value::scalarInt(2)});
+      FAIL("no error");
+    } catch (const ir::RuntimeError &e) {
+      CHECK(e.code == ir::Check::Bounds);
+    }
+  }
+  // the loop body keeps only j's Let; the guarded index is computed once, before it
+  const ir::Loop *loop = nullptr;
+  std::function<void(const ir::Block &)> find = [&](const ir::Block &b) {
+    for (auto &s : b.stmts) {
+      if (s->kind == ir::StmtKind::Loop) loop = static_cast<const ir::Loop *>(s.get());
+      ir::forEachBlock(*s, find);
+    }
+  };
+  find(c.optimized.functions[0].body);
+  REQUIRE(loop);
+  CHECK(loop->body.stmts.size() == 1);
+  CHECK(countKind(c.optimized.functions[0].body, ir::StmtKind::If) == 1);
 }
