@@ -183,7 +183,7 @@ struct Simplifier {
         }
       }
       bool soac = s->kind >= StmtKind::Map;
-      forEachBlock(*s, [&](Block &in) { block(in, soac ? std::map<std::string, ExpP>{} : cse, false); });
+      forEachBlock(*s, [&](Block &in) { block(in, soac ? std::map<std::string, ExpP>{} : cse, host && !soac); });
       if (s->kind == StmtKind::Map && host) {
         auto &m = static_cast<Map &>(*s);
         for (int o : s->outs) mapDims[o] = m.dims;

@@ -10,6 +10,7 @@
 //   arrc run fuse_hist.arr -e ihist "[]" 3  ==> ([0, 0, 0], [0, 0, 0], [0, 0, 0])
 //   arrc run fuse_hist.arr -e kstep "[[0.0, 0.0], [1.0, 1.0], [9.0, 9.0], [10.0, 10.0], [0.0, 1.0]]" "[[0.0, 0.5], [9.5, 9.5], [100.0, 100.0]]"  ==> ([0, 0, 1, 1, 0], [3, 2, 0], [1.0, 2.0, 19.0, 19.0, 0.0, 0.0])
 //   arrc run fuse_hist.arr -e kcheck 10000 20 10  ==> (49998, [1176, 589, 1176, 589, 1176, 588, 589, 588, 1765, 1764], 1600001.0, [4116.0, 12348.0, 588.0, 8820.0, 17052.0, 5292.0, 13524.0, 1764.0, 9996.0, 18228.0, 6468.0, 14700.0, 2940.0, 11172.0, 9408.0, 7644.0, 15876.0, 4116.0, 12348.0, 588.0])
+//   arrc run fuse_hist.arr -e kmeans "[[0.0, 0.0], [1.0, 1.0], [9.0, 9.0], [10.0, 10.0], [0.0, 1.0], [5.0, 6.0]]" "[[0.0, 0.5], [9.5, 9.5], [100.0, 100.0]]" 3  ==> [[0.3333333333333333, 0.6666666666666666], [8.0, 8.333333333333334], [100.0, 100.0]]
 //   arrc run fuse_hist.arr -e scat 10  ==> [0, 0, 0, 2, 0, 0, 4, 0, 0, 6]
 
 def (int[[*]], double[[*]], double[[*]]) stats3(int[[*]] ids, double[[*,*]] X, int k) {
@@ -43,6 +44,14 @@ export (int, int[[*]], double, double[[*]]) kcheck(int M, int d, int k) {
   let C = [[double((c * 5 + j * 3) % 17) | j <- iota(d)] | c <- iota(k)];
   let (ids, counts, sums) = kstep2(P, C);
   return (sum(ids), counts, sum(sums), take(d, sums));
+}
+// iterations of the step in one host loop (the hists fuse inside the loop too)
+export double[[*,*]] kmeans(double[[*,*]] P, double[[*,*]] C0, int iters) {
+  let k = C0.size(0);
+  let d = P.size(1);
+  return loop (C = C0) for _it < iters do
+    let (_ids, counts, sums) = kstep2(P, C) in
+    [[if counts[c] == 0 then C[c, j] else sums[c * d + j] / double(counts[c]) | j <- iota(d)] | c <- iota(k)];
 }
 // producers of scatter's indices and values fuse into it
 export int[[*]] scat(int n) = scatter(replicate(n, 0), [x * 3 | x <- iota(n)], [x * 2 | x <- iota(n)]);

@@ -122,6 +122,14 @@ def kstep(P, C):
     return (ids, counts, sums)
 
 
+def kmeans(P, C, iters):
+    k, d = len(C), len(P[0])
+    for _ in range(iters):
+        ids, counts, sums = kstep(P, C)
+        C = [[C[c][j] if counts[c] == 0 else sums[c * d + j] / counts[c] for j in range(d)] for c in range(k)]
+    return C
+
+
 def kgen(M, d, k):
     P = [[float((i * 13 + j * 7) % 17) for j in range(d)] for i in range(M)]
     C = [[float((c * 5 + j * 3) % 17) for j in range(d)] for c in range(k)]
@@ -169,4 +177,7 @@ if __name__ == "__main__":
     C = [[0.0, 0.5], [9.5, 9.5], [100.0, 100.0]]
     print("kstep", fmt(P), fmt(C), "==>", fmt(kstep(P, C)))
     print("kcheck 10000 20 10 ==>", fmt(kcheck(10000, 20, 10)))
+    P = [[0.0, 0.0], [1.0, 1.0], [9.0, 9.0], [10.0, 10.0], [0.0, 1.0], [5.0, 6.0]]
+    C = [[0.0, 0.5], [9.5, 9.5], [100.0, 100.0]]
+    print("kmeans", fmt(P), fmt(C), 3, "==>", fmt(kmeans(P, C, 3)))
     print("scat 10 ==>", fmt(scat(10)))

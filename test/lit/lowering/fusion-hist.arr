@@ -72,3 +72,25 @@ export double[[*]] fl(double[[*,*]] A, int[[*]] is) = scatter(replicate(is.size(
 // CHECK-NEXT: let i_[[R:[0-9]+]]: long = (i_[[K]] % A_{{[0-9]+}}.shape(1))
 // CHECK-NEXT: let x_[[X:[0-9]+]]: double = A_{{[0-9]+}}[i_[[Q]], i_[[R]]]
 // CHECK-NEXT: yield long(is_{{[0-9]+}}[i_[[K]]]), (x_[[X]] * 2.0)
+// The same step inside a host loop: shapes propagate in host loop bodies, so
+// the hists fuse there too.
+export double[[*,*]] kmeans(double[[*,*]] P, double[[*,*]] C0, int iters) {
+  let k = C0.size(0);
+  let d = P.size(1);
+  return loop (C = C0) for _it < iters do
+    let ids = [argmin([dist2(P[i, :], C[c, :]) | c <- iota(k)]) | i <- iota(P.size(0))] in
+    let counts = hist((+), 0, k, ids, replicate(P.size(0), 1)) in
+    let sums = hist((+), 0.0, k * d, [ids[i] * d + j | i <- iota(P.size(0)), j <- iota(d)], flatten(P)) in
+    [[if counts[c] == 0 then C[c, j] else sums[c * d + j] / double(counts[c]) | j <- iota(d)] | c <- iota(k)];
+}
+// CHECK-LABEL: export kmeans(
+// CHECK: = loop (
+// CHECK: ids_{{[0-9]+}}: int{{\[\[}}*]] = map (
+// CHECK-NOT: = view
+// CHECK-NOT: = map (
+// CHECK: = hist bins
+// CHECK-NOT: = view
+// CHECK-NOT: = map (
+// CHECK: = hist bins
+// CHECK: // comprehension
+// CHECK-NEXT: nest_{{[0-9]+}}: double{{\[\[}}*,*]] = map (
