@@ -75,6 +75,14 @@ def fcbig(n):
     return sum(1 for x in range(n) if i32(x * 7 + 15) % 20 == 0)
 
 
+def mf(n):
+    return [2 * x * y for x in range(n) for y in range(x) if y % 2 == 1]
+
+
+def safe(xs, idx):
+    return [xs[i] for i in idx if 0 <= i < len(xs)]
+
+
 # ---------------------------------------------------------------- fuse_hist.arr
 def stats(ids, X, k):
     counts = [0] * k
@@ -168,6 +176,8 @@ if __name__ == "__main__":
         print("cnt", n, "==>", fmt(cnt(n)))
     print("fc [5, 25, 45, 1, 2, 3, 65] ==>", fmt(fc([5, 25, 45, 1, 2, 3, 65])))
     print("fcbig", 100000, "==>", fmt(fcbig(100000)))
+    print("mf", 7, "==>", fmt(mf(7)))
+    print("safe [10, 20] [0, 5, 1, -3] ==>", fmt(safe([10, 20], [0, 5, 1, -3])))
     ids = [0, 2, 1, 0, 5, -1, 2, 2]
     X = [[1.0, 0.5], [2.0, 1.5], [3.0, 2.5], [4.0, 3.5], [5.0, 4.5], [6.0, 5.5], [7.0, 6.5], [8.0, 7.5]]
     print("stats", fmt(ids), fmt(X), 3, "==>", fmt(stats(ids, X, 3)))

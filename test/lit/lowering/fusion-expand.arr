@@ -66,3 +66,25 @@ export int fc(int[[*]] xs) = length(filter(\x -> x % 20 == 0, [x + 15 | x <- xs]
 // CHECK-NEXT: let x_{{[0-9]+}}: int = xs_{{[0-9]+}}[i_{{[0-9]+}}]
 // CHECK-NEXT: yield select((((x_{{[0-9]+}} + 15) % 20) == 0), 1L, 0L)
 // CHECK: yield int(count_
+// A map over a filter's outputs joins the filter, its body under an If on the
+// keep flag: a dropped element never evaluates it (no spurious bounds error).
+export int[[*]] safe(int[[*]] xs, int[[*]] is) = map(\i -> xs[i], filter(\i -> i >= 0 && i < xs.size(0), is));
+// LOW-LABEL: export safe(
+// LOW: = filter (
+// LOW: = map (
+// CHECK-LABEL: export safe(
+// CHECK-NOT: = map (
+// CHECK: t_{{[0-9]+}}: int{{\[\[}}*]] = filter (
+// CHECK: c_[[K:[0-9]+]]: bool = if
+// CHECK: v_[[V:[0-9]+]]: int = if c_[[K]] then {
+// CHECK-NEXT: yield xs_{{[0-9]+}}[long(cse_{{[0-9]+}})]!{{[0-9]+}}
+// CHECK: yield c_[[K]], v_[[V]]
+// CHECK-NOT: = map (
+// The same after an expand into filter.
+export int[[*]] mf(int n) = map(\v -> v * 2, [x * y | x <- [0..<n], y <- [0..<x], y % 2 == 1]);
+// CHECK-LABEL: export mf(
+// CHECK-NOT: = map (
+// CHECK: = expand into filter (
+// CHECK: v_{{[0-9]+}}: int = if f_{{[0-9]+}} then {
+// CHECK-NEXT: yield (f_{{[0-9]+}} * 2)
+// CHECK-NOT: = map (

@@ -444,3 +444,23 @@ TEST_CASE("loop-invariant Lets leave device loops; a hoisted guard still raises 
   CHECK(loop->body.stmts.size() == 1);
   CHECK(countKind(c.optimized.functions[0].body, ir::StmtKind::If) == 1);
 }
+
+TEST_CASE("a map over a filter's or expand into filter's outputs joins it, guarded by the keep flag") {
+  auto c = compile("export int[[*]] safe(int[[*]] xs, int[[*]] is) = map(\\i -> xs[i], filter(\\i -> i >= 0 && i < xs.size(0), is));\n"
+                   "export int[[*]] mf(int n) = map(\\v -> v * 2, [x * y | x <- [0..<n], y <- [0..<x], y % 2 == 1]);\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  // 5 and -3 are dropped before the map would read xs out of range
+  CHECK(run2(c, "safe", {ivec({10, 20}), ivec({0, 5, 1, -3})})[0].ints() == std::vector<int64_t>{10, 20});
+  auto &sf = fn(c.optimized, "safe").body;
+  CHECK(countKind(sf, ir::StmtKind::Map) == 0);
+  CHECK(countKind(sf, ir::StmtKind::Filter) == 1);
+  std::vector<int64_t> ref;
+  for (int x = 0; x < 7; ++x)
+    for (int y = 0; y < x; ++y)
+      if (y % 2 == 1) ref.push_back(2 * x * y);
+  CHECK(run2(c, "mf", {Value::scalarInt(7)})[0].ints() == ref);
+  auto &mf = fn(c.optimized, "mf").body;
+  CHECK(countKind(mf, ir::StmtKind::Map) == 0);
+  CHECK(expands(mf, ir::Expand::Filter) == 1);
+  CHECK(topSoacs(mf) == 1);
+}
