@@ -8,8 +8,8 @@
 //     consumer's body (map-map, map-reduce, map-scan, map-filter,
 //     map-scatter/hist/seg ops, map-expand); a Filter read only by a Reduce
 //     at its own index becomes one Reduce whose body guards the element
-//     (filter-reduce); a Map over a Filter's outputs joins the Filter
-//     (filter-map). These come first so that `sum(filter(expand))`
+//     (filter-reduce); a Map or Filter over a Filter's outputs joins the
+//     Filter (filter-map, filter-filter). These come first so that `sum(filter(expand))`
 //     becomes Expand -> Reduce, not Expand into Filter -> Reduce.
 //  2. One-statement rewrites: a Filter (or Expand into Filter) used only
 //     through its length becomes a count (a Reduce, or Expand into Reduce);
@@ -17,8 +17,8 @@
 //     (so that it fuses into a rank-1 consumer such as a hist).
 //  3. Expand producers: an Expand read only by a Reduce / Filter / Map at
 //     the consumer's own index over its whole length becomes one Expand into
-//     Reduce / Expand into Filter / Expand with the Map's outputs; a Map
-//     over an Expand into Filter's outputs joins it (filter-map).
+//     Reduce / Expand into Filter / Expand with the Map's outputs; a Map or
+//     Filter over an Expand into Filter's outputs joins it.
 //  4. Horizontal fusion (FuseHorizontal.cpp): zip of Maps, histograms over
 //     the same bins.
 #include "FuseSupport.h"
@@ -180,37 +180,42 @@ bool filterIntoReduce(Ctx &c, size_t pi, size_t ci) {
   return true;
 }
 
-// filter-map: a rank-1 Map over a Filter's (or Expand into Filter's) outputs,
-// reading them only at its own index over their whole length, joins the
-// compaction: the Filter computes the Map's values, under an If on the keep
-// flag (a dropped element never evaluates the Map's body), and yields the
-// Map's outputs.
-bool filterIntoMap(Ctx &c, size_t pi, size_t ci) {
+// filter-map / filter-filter: a rank-1 Map or a Filter over a Filter's (or
+// Expand into Filter's) outputs, reading them only at its own index over
+// their whole length, joins the compaction: the producer's body computes the
+// consumer's body under an If on its keep flag (a dropped element never
+// evaluates it) and yields (keep, the Map's values) or (keep && keep2, the
+// second Filter's values); the producer takes the consumer's outputs.
+bool filterIntoConsumer(Ctx &c, size_t pi, size_t ci) {
   Stmt &P = *c.b.stmts[pi];
   Stmt &C = *c.b.stmts[ci];
-  if (C.kind != StmtKind::Map || C.outs.empty()) return false;
-  auto &cm = static_cast<Map &>(C);
-  if (cm.dims.size() != 1) return false;
+  bool isMap = C.kind == StmtKind::Map;
+  if (C.outs.empty() || (!isMap && C.kind != StmtKind::Filter)) return false;
+  if (isMap && static_cast<Map &>(C).dims.size() != 1) return false;
+  Block &cbody = isMap ? static_cast<Map &>(C).body : static_cast<Filter &>(C).body;
+  int cindex = isMap ? static_cast<Map &>(C).index[0] : static_cast<Filter &>(C).index;
+  const ExpP &cn = isMap ? static_cast<Map &>(C).dims[0] : static_cast<Filter &>(C).n;
   int lenLet = -1;
-  if (!readsElementwise(c, P.outs, cm.body, cm.index[0], cm.dims[0], lenLet)) return false;
+  if (!readsElementwise(c, P.outs, cbody, cindex, cn, lenLet)) return false;
   Block &pb = P.kind == StmtKind::Filter ? static_cast<Filter &>(P).body : static_cast<Expand &>(P).body;
   std::map<int, ExpP> repl;
   for (size_t k = 0; k < P.outs.size(); ++k) repl[P.outs[k]] = pb.results[k + 1];
   auto g = std::make_shared<ir::If>();
   g->cond = pb.results[0];
-  g->thenB = cm.body;
+  g->thenB = cbody;
   replaceReads(g->thenB, repl);
-  std::vector<ExpP> res = {pb.results[0]};
+  std::vector<ExpP> res;
+  if (isMap) res.push_back(pb.results[0]);
   for (auto &r : g->thenB.results) {
-    g->elseB.results.push_back(constZero(r->type.elem));
-    int o = c.m.newVar("v", r->type);
+    g->elseB.results.push_back(constZero(r->type.elem)); // keep2 = false
+    int o = c.m.newVar(isMap ? "v" : "f", r->type);
     g->outs.push_back(o);
     res.push_back(varExp(c.m, o));
   }
   pb.stmts.push_back(g);
   pb.results = res;
   P.outs = C.outs;
-  P.note = joinNotes(C.note.empty() ? std::string("map") : C.note, P.note);
+  P.note = joinNotes(C.note.empty() ? std::string(isMap ? "map" : "filter") : C.note, P.note);
   replaceWithFused(c.b, pi, lenLet, ci, c.b.stmts[pi]);
   return true;
 }
@@ -601,7 +606,7 @@ bool fuseBlock(Ctx &c) {
     Stmt &C = *b.stmts[ci];
     if (isMap && C.kind == StmtKind::Expand ? mapIntoExpand(c, pi, size_t(ci))
         : isMap                             ? mapIntoConsumer(c, pi, size_t(ci))
-                                            : filterIntoReduce(c, pi, size_t(ci)) || filterIntoMap(c, pi, size_t(ci)))
+                                            : filterIntoReduce(c, pi, size_t(ci)) || filterIntoConsumer(c, pi, size_t(ci)))
       return true;
   }
   // 2. One-statement rewrites.
@@ -616,7 +621,7 @@ bool fuseBlock(Ctx &c) {
       continue;
     int ci = firstConsumer(b, pi, P.outs);
     if (ci < 0) continue;
-    if (static_cast<Expand &>(P).into == Expand::Filter ? filterIntoMap(c, pi, size_t(ci))
+    if (static_cast<Expand &>(P).into == Expand::Filter ? filterIntoConsumer(c, pi, size_t(ci))
                                                          : expandIntoConsumer(c, pi, size_t(ci)) ||
                                                                expandIntoMap(c, pi, size_t(ci)))
       return true;

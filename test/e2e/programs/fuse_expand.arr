@@ -1,8 +1,8 @@
 // Expand fused with its consumer (docs/lowering.md, Passes): a reduction or
 // a filter of an irregular comprehension is one `expand into reduce` /
-// `expand into filter` (the expanded array is never materialised), a map of
-// the kept elements joins the filter, and a filter used only through its
-// length is a count. Expected values from
+// `expand into filter` (the expanded array is never materialised), a map or
+// filter of the kept elements joins the filter, and a filter used only
+// through its length is a count. Expected values from
 // test/e2e/reference/fuse_reference.py (plain Python loops).
 //
 //   arrc run fuse_expand.arr -e pyth 1  ==> 0
@@ -31,6 +31,7 @@
 //   arrc run fuse_expand.arr -e mf 0  ==> []
 //   arrc run fuse_expand.arr -e mf 7  ==> [4, 6, 8, 24, 10, 30, 12, 36, 60]
 //   arrc run fuse_expand.arr -e safe "[10, 20]" "[0, 5, 1, -3]"  ==> [10, 20]
+//   arrc run fuse_expand.arr -e ff "[1, 5, 2]" "[0, 9, 1, 2, -1, 1]"  ==> [1, 2, 1]
 
 // expand into reduce (int, the filters guard the element)
 export int pyth(int n) = sum([1 | x <- [1..<n], y <- [x..<n], z <- [y..<(x+y)], z < n, x*x + y*y == z*z]);
@@ -58,3 +59,5 @@ export int fcbig(int n) = length(filter(\x -> x % 20 == 0, [x * 7 + 15 | x <- io
 // a map over the compacted elements joins the filter (under the keep flag)
 export int[[*]] mf(int n) = map(\v -> v * 2, [x * y | x <- [0..<n], y <- [0..<x], y % 2 == 1]);
 export int[[*]] safe(int[[*]] xs, int[[*]] is) = map(\i -> xs[i], filter(\i -> i >= 0 && i < xs.size(0), is));
+// a filter of a filter: one compaction; the second test only on kept elements
+export int[[*]] ff(int[[*]] xs, int[[*]] is) = filter(\i -> xs[i] > 1, filter(\i -> i >= 0 && i < xs.size(0), is));

@@ -83,6 +83,10 @@ def safe(xs, idx):
     return [xs[i] for i in idx if 0 <= i < len(xs)]
 
 
+def ff(xs, idx):
+    return [i for i in idx if 0 <= i < len(xs) and xs[i] > 1]
+
+
 # ---------------------------------------------------------------- fuse_hist.arr
 def stats(ids, X, k):
     counts = [0] * k
@@ -178,6 +182,7 @@ if __name__ == "__main__":
     print("fcbig", 100000, "==>", fmt(fcbig(100000)))
     print("mf", 7, "==>", fmt(mf(7)))
     print("safe [10, 20] [0, 5, 1, -3] ==>", fmt(safe([10, 20], [0, 5, 1, -3])))
+    print("ff [1, 5, 2] [0, 9, 1, 2, -1, 1] ==>", fmt(ff([1, 5, 2], [0, 9, 1, 2, -1, 1])))
     ids = [0, 2, 1, 0, 5, -1, 2, 2]
     X = [[1.0, 0.5], [2.0, 1.5], [3.0, 2.5], [4.0, 3.5], [5.0, 4.5], [6.0, 5.5], [7.0, 6.5], [8.0, 7.5]]
     print("stats", fmt(ids), fmt(X), 3, "==>", fmt(stats(ids, X, 3)))

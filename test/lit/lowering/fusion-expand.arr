@@ -88,3 +88,17 @@ export int[[*]] mf(int n) = map(\v -> v * 2, [x * y | x <- [0..<n], y <- [0..<x]
 // CHECK: v_{{[0-9]+}}: int = if f_{{[0-9]+}} then {
 // CHECK-NEXT: yield (f_{{[0-9]+}} * 2)
 // CHECK-NOT: = map (
+// A filter of a filter: one filter whose keep flag is (keep1 && keep2), the
+// second test evaluated only for kept elements.
+export int[[*]] ff(int[[*]] xs) = filter(\y -> y > 1, filter(\x -> x % 2 == 0, xs));
+// LOW-LABEL: export ff(
+// LOW-COUNT-2: = filter (
+// CHECK-LABEL: export ff(
+// CHECK: = filter (
+// CHECK: f_[[K:[0-9]+]]: bool, f_[[V:[0-9]+]]: int = if (({{.*}} % 2) == 0) then {
+// CHECK-NEXT: yield ({{.*}} > 1), cse_
+// CHECK-NEXT: } else {
+// CHECK-NEXT: yield false, 0
+// CHECK-NEXT: }
+// CHECK-NEXT: yield f_[[K]], f_[[V]]
+// CHECK-NOT: = filter (

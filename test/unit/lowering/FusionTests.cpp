@@ -445,8 +445,10 @@ TEST_CASE("loop-invariant Lets leave device loops; a hoisted guard still raises 
   CHECK(countKind(c.optimized.functions[0].body, ir::StmtKind::If) == 1);
 }
 
-TEST_CASE("a map over a filter's or expand into filter's outputs joins it, guarded by the keep flag") {
+TEST_CASE("a map or filter over a filter's or expand into filter's outputs joins it, guarded by the keep flag") {
   auto c = compile("export int[[*]] safe(int[[*]] xs, int[[*]] is) = map(\\i -> xs[i], filter(\\i -> i >= 0 && i < xs.size(0), is));\n"
+                   "export int[[*]] ff(int[[*]] xs, int[[*]] is) = filter(\\i -> xs[i] > 1, filter(\\i -> i >= 0 && i < xs.size(0), is));\n"
+                   "export int[[*]] ef(int n) = filter(\\v -> v % 3 == 0, [x * y | x <- [0..<n], y <- [0..<x], y % 2 == 1]);\n"
                    "export int[[*]] mf(int n) = map(\\v -> v * 2, [x * y | x <- [0..<n], y <- [0..<x], y % 2 == 1]);\n");
   REQUIRE_MESSAGE(c.ok, c.errors);
   // 5 and -3 are dropped before the map would read xs out of range
@@ -463,4 +465,13 @@ TEST_CASE("a map over a filter's or expand into filter's outputs joins it, guard
   CHECK(countKind(mf, ir::StmtKind::Map) == 0);
   CHECK(expands(mf, ir::Expand::Filter) == 1);
   CHECK(topSoacs(mf) == 1);
+  CHECK(run2(c, "ff", {ivec({1, 5, 2}), ivec({0, 9, 1, 2, -1, 1})})[0].ints() == std::vector<int64_t>{1, 2, 1});
+  CHECK(countKind(fn(c.optimized, "ff").body, ir::StmtKind::Filter) == 1);
+  std::vector<int64_t> ef;
+  for (int x = 0; x < 9; ++x)
+    for (int y = 0; y < x; ++y)
+      if (y % 2 == 1 && (x * y) % 3 == 0) ef.push_back(x * y);
+  CHECK(run2(c, "ef", {Value::scalarInt(9)})[0].ints() == ef);
+  CHECK(topSoacs(fn(c.optimized, "ef").body) == 1);
+  CHECK(expands(fn(c.optimized, "ef").body, ir::Expand::Filter) == 1);
 }
