@@ -9,8 +9,9 @@
 //     map-scatter/hist/seg ops, map-expand); a Filter read only by a Reduce
 //     at its own index becomes one Reduce whose body guards the element
 //     (filter-reduce); a Map or Filter over a Filter's outputs joins the
-//     Filter (filter-map, filter-filter). These come first so that `sum(filter(expand))`
-//     becomes Expand -> Reduce, not Expand into Filter -> Reduce.
+//     Filter (filter-map, filter-filter). These come first so that
+//     `sum(filter(expand))` becomes Expand -> Reduce, not Expand into
+//     Filter -> Reduce.
 //  2. One-statement rewrites: a Filter (or Expand into Filter) used only
 //     through its length becomes a count (a Reduce, or Expand into Reduce);
 //     a rank >= 2 Map read only through flattening Views becomes a rank-1 Map
@@ -603,11 +604,12 @@ bool fuseBlock(Ctx &c) {
     if ((!isMap && P.kind != StmtKind::Filter) || anyResult(c, P.outs)) continue;
     int ci = firstConsumer(b, pi, P.outs);
     if (ci < 0) continue;
-    Stmt &C = *b.stmts[ci];
-    if (isMap && C.kind == StmtKind::Expand ? mapIntoExpand(c, pi, size_t(ci))
-        : isMap                             ? mapIntoConsumer(c, pi, size_t(ci))
-                                            : filterIntoReduce(c, pi, size_t(ci)) || filterIntoConsumer(c, pi, size_t(ci)))
+    size_t cj = size_t(ci);
+    if (isMap) {
+      if (b.stmts[cj]->kind == StmtKind::Expand ? mapIntoExpand(c, pi, cj) : mapIntoConsumer(c, pi, cj)) return true;
+    } else if (filterIntoReduce(c, pi, cj) || filterIntoConsumer(c, pi, cj)) {
       return true;
+    }
   }
   // 2. One-statement rewrites.
   for (size_t pi = 0; pi < b.stmts.size(); ++pi) {
@@ -621,10 +623,12 @@ bool fuseBlock(Ctx &c) {
       continue;
     int ci = firstConsumer(b, pi, P.outs);
     if (ci < 0) continue;
-    if (static_cast<Expand &>(P).into == Expand::Filter ? filterIntoConsumer(c, pi, size_t(ci))
-                                                         : expandIntoConsumer(c, pi, size_t(ci)) ||
-                                                               expandIntoMap(c, pi, size_t(ci)))
+    size_t cj = size_t(ci);
+    if (static_cast<Expand &>(P).into == Expand::Filter) {
+      if (filterIntoConsumer(c, pi, cj)) return true;
+    } else if (expandIntoConsumer(c, pi, cj) || expandIntoMap(c, pi, cj)) {
       return true;
+    }
   }
   // 4. Horizontal.
   if (fuseHorizontal(c.m, b)) return true;
