@@ -436,7 +436,7 @@ TEST_CASE("loop-invariant Lets leave device loops; a hoisted guard still raises 
   std::function<void(const ir::Block &)> find = [&](const ir::Block &b) {
     for (auto &s : b.stmts) {
       if (s->kind == ir::StmtKind::Loop) loop = static_cast<const ir::Loop *>(s.get());
-      ir::forEachBlock(*s, find);
+      ir::forEachBlock(static_cast<const ir::Stmt &>(*s), find);
     }
   };
   find(c.optimized.functions[0].body);
