@@ -12,6 +12,8 @@
 //   arrc run fuse_hist.arr -e kcheck 10000 20 10  ==> (49998, [1176, 589, 1176, 589, 1176, 588, 589, 588, 1765, 1764], 1600001.0, [4116.0, 12348.0, 588.0, 8820.0, 17052.0, 5292.0, 13524.0, 1764.0, 9996.0, 18228.0, 6468.0, 14700.0, 2940.0, 11172.0, 9408.0, 7644.0, 15876.0, 4116.0, 12348.0, 588.0])
 //   arrc run fuse_hist.arr -e kmeans "[[0.0, 0.0], [1.0, 1.0], [9.0, 9.0], [10.0, 10.0], [0.0, 1.0], [5.0, 6.0]]" "[[0.0, 0.5], [9.5, 9.5], [100.0, 100.0]]" 3  ==> [[0.3333333333333333, 0.6666666666666666], [8.0, 8.333333333333334], [100.0, 100.0]]
 //   arrc run fuse_hist.arr -e scat 10  ==> [0, 0, 0, 2, 0, 0, 4, 0, 0, 6]
+//   arrc run fuse_hist.arr -e flres "[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]"  ==> [2.0, 3.0, 4.0, 5.0, 6.0, 7.0]
+//   arrc run fuse_hist.arr -e flscat "[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]" "[5, 4, 3, 2, 1, 0]"  ==> [12.0, 10.0, 8.0, 6.0, 4.0, 2.0]
 
 def (int[[*]], double[[*]], double[[*]]) stats3(int[[*]] ids, double[[*,*]] X, int k) {
   let n = ids.size(0);
@@ -55,3 +57,6 @@ export double[[*,*]] kmeans(double[[*,*]] P, double[[*,*]] C0, int iters) {
 }
 // producers of scatter's indices and values fuse into it
 export int[[*]] scat(int n) = scatter(replicate(n, 0), [x * 3 | x <- iota(n)], [x * 2 | x <- iota(n)]);
+// flatten of a map nest is a view of it (returned as is; fused into scatter)
+export double[[*]] flres(double[[*,*]] A) = flatten([[x + 1.0 | x <- r] | r <- A]);
+export double[[*]] flscat(double[[*,*]] A, int[[*]] is) = scatter(replicate(is.size(0), 0.0), is, flatten([[x * 2.0 | x <- r] | r <- A]));
