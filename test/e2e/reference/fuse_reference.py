@@ -162,6 +162,19 @@ def scat(n):
     return dest
 
 
+def flres(A):
+    return [x + 1.0 for r in A for x in r]
+
+
+def flscat(A, idx):
+    vals = [x * 2.0 for r in A for x in r]
+    dest = [0.0] * len(idx)
+    for k, i in enumerate(idx):
+        if 0 <= i < len(dest):
+            dest[i] = vals[k]
+    return dest
+
+
 if __name__ == "__main__":
     for n in (1, 30, 100, 300):
         print("pyth", n, "==>", fmt(pyth(n)))
@@ -196,3 +209,6 @@ if __name__ == "__main__":
     C = [[0.0, 0.5], [9.5, 9.5], [100.0, 100.0]]
     print("kmeans", fmt(P), fmt(C), 3, "==>", fmt(kmeans(P, C, 3)))
     print("scat 10 ==>", fmt(scat(10)))
+    A = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+    print("flres", fmt(A), "==>", fmt(flres(A)))
+    print("flscat", fmt(A), fmt([5, 4, 3, 2, 1, 0]), "==>", fmt(flscat(A, [5, 4, 3, 2, 1, 0])))
