@@ -177,6 +177,17 @@ std::string Generator::call(const ExpP &e, bool dev) {
   fail("unknown built-in function '" + f + "'");
 }
 
+static const char *hostGuardCode(Check::Code code) {
+  switch (code) {
+  case Check::Bounds: return "bounds";
+  case Check::Shape: case Check::Irregular: return "shape";
+  case Check::ZipSize: return "zip";
+  case Check::Empty: return "empty";
+  case Check::Other: break;
+  }
+  return "generic";
+}
+
 static std::string guardCode(Check::Code code) {
   switch (code) {
   case Check::Bounds: return "ARRC_ERR_BOUNDS";
@@ -196,6 +207,14 @@ std::string Generator::read(const ExpP &e, bool dev) {
   std::vector<std::string> idx;
   for (int k = 1; k <= rank; ++k) idx.push_back(exp(e->args[static_cast<size_t>(k)], dev));
   ScalarKind ek = typeOf(arr->var).elem;
+  if (!dev && isGuard(arr->var)) {
+    // a guard read that simplification moved to the host: 0, or the error
+    for (const auto &g : m_.guards)
+      if (g.var == arr->var)
+        return "((" + idx.at(0) + ") == 0 ? " + std::string(cppScalar(ek)) + "(0) : arrc::gen::guard_failed<" +
+               cppScalar(ek) + ">(arrc::ErrorCode::" + hostGuardCode(g.code) + ", detail::position(" +
+               std::to_string(e->checkPos) + ")))";
+  }
   if (!dev) {
     return "arrc::gen::read<" + std::string(cppScalar(ek)) + ", " + std::to_string(rank) + ">(ctx, " +
            name(arr->var) + ", {" + join(idx) + "}, " + std::to_string(e->checkPos) +

@@ -167,6 +167,11 @@ inline T read(arrc::Context &ctx, const arrc::Array<T, D> &a, const std::array<i
   ctx.check_errors(positions, count);
   return T(v);
 }
+// A failed lowering guard read on the host (docs/codegen.md): its check's error.
+template <class T>
+[[noreturn]] inline T guard_failed(arrc::ErrorCode code, const std::string &pos) {
+  throw arrc::Error(arrc::format_error(code, pos, -1, -1, 0));
+}
 // Member of an element read back into bytes (a reduction's result).
 template <class T>
 inline T member(const unsigned char *bytes, size_t offset) {

@@ -1,9 +1,49 @@
 // Dead code: removes statements whose outputs are never used and that have
-// no effect (Checks, Writes and for-each Maps stay), to a fixpoint.
+// no effect (Checks, Writes and for-each Maps stay), and the unused outputs
+// of Maps, Filters, Expands and Ifs, to a fixpoint.
 #include "Passes.h"
 
 namespace arrc::passes {
 using namespace ir;
+
+// Drops the unused outputs of a statement whose outputs are independent
+// columns: a Map, an Expand into Array, a Filter or Expand into Filter (the
+// value columns; one stays, it carries the count), an If (both branches).
+static bool dropUnusedOuts(Stmt &s, const std::set<int> &used) {
+  std::vector<Block *> blocks; // blocks whose results match outs (after `skip` leading results)
+  size_t skip = 0;
+  switch (s.kind) {
+  case StmtKind::Map: blocks = {&static_cast<Map &>(s).body}; break;
+  case StmtKind::Filter: blocks = {&static_cast<Filter &>(s).body}, skip = 1; break;
+  case StmtKind::Expand: {
+    auto &x = static_cast<Expand &>(s);
+    if (x.into == Expand::Reduce) return false;
+    blocks = {&x.body};
+    skip = x.into == Expand::Filter ? 1 : 0;
+    break;
+  }
+  case StmtKind::If: blocks = {&static_cast<ir::If &>(s).thenB, &static_cast<ir::If &>(s).elseB}; break;
+  default: return false;
+  }
+  std::vector<size_t> keep;
+  for (size_t k = 0; k < s.outs.size(); ++k)
+    if (used.count(s.outs[k])) keep.push_back(k);
+  if (keep.size() == s.outs.size()) return false;
+  if (keep.empty()) {
+    if (s.kind == StmtKind::If) return false; // kept only for its effects
+    keep.push_back(0);
+    if (s.outs.size() == 1) return false;
+  }
+  std::vector<int> outs;
+  for (size_t k : keep) outs.push_back(s.outs[k]);
+  for (Block *b : blocks) {
+    std::vector<ExpP> res(b->results.begin(), b->results.begin() + skip);
+    for (size_t k : keep) res.push_back(b->results[k + skip]);
+    b->results = std::move(res);
+  }
+  s.outs = std::move(outs);
+  return true;
+}
 
 static bool sweep(Block &b, const std::set<int> &used) {
   bool changed = false;
@@ -19,18 +59,7 @@ static bool sweep(Block &b, const std::set<int> &used) {
       changed = true;
       continue;
     }
-    if (s->kind == StmtKind::Map && s->outs.size() > 1) {
-      auto &mp = static_cast<Map &>(*s);
-      std::vector<int> outs;
-      std::vector<ExpP> res;
-      for (size_t k = 0; k < s->outs.size(); ++k)
-        if (used.count(s->outs[k])) outs.push_back(s->outs[k]), res.push_back(mp.body.results[k]);
-      if (!outs.empty() && outs.size() != s->outs.size()) {
-        s->outs = outs;
-        mp.body.results = res;
-        changed = true;
-      }
-    }
+    changed = dropUnusedOuts(*s, used) || changed;
     forEachBlock(*s, [&](Block &in) { changed = sweep(in, used) || changed; });
     keep.push_back(s);
   }

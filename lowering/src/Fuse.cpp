@@ -1,73 +1,244 @@
-// Fusion. Producer-consumer: a Map whose outputs are read only by one later
-// SOAC, at that SOAC's own index, is substituted into the consumer's body
-// (map-map, map-reduce, map-scan, map-filter, map-scatter/hist/seg ops,
-// map-expand body); a Filter read only by a Reduce at its own index becomes
-// one Reduce whose body guards the element (filter-reduce). Horizontal: two
-// independent Maps over the same space become one Map (zip of maps).
-#include "Passes.h"
+// Fusion (docs/lowering.md, "Passes"). Producer-consumer rules, tried in this
+// order each time (the first that applies rewrites the block, then fusion
+// starts over):
+//  0. A rank-1 Map copying a rank-2 Map's output in row-major order (what
+//     `flatten` lowers to) becomes a View of it.
+//  1. Map and Filter producers: a Map whose outputs are read only by one
+//     later SOAC, at that SOAC's own index, is substituted into the
+//     consumer's body (map-map, map-reduce, map-scan, map-filter,
+//     map-scatter/hist/seg ops, map-expand); a Filter read only by a Reduce
+//     at its own index becomes one Reduce whose body guards the element
+//     (filter-reduce); a Map or Filter over a Filter's outputs joins the
+//     Filter (filter-map, filter-filter). These come first so that
+//     `sum(filter(expand))` becomes Expand -> Reduce, not Expand into
+//     Filter -> Reduce.
+//  2. One-statement rewrites: a Filter (or Expand into Filter) used only
+//     through its length becomes a count (a Reduce, or Expand into Reduce);
+//     a rank >= 2 Map read only through flattening Views becomes a rank-1 Map
+//     (so that it fuses into a rank-1 consumer such as a hist).
+//  3. Expand producers: an Expand read only by a Reduce / Filter / Map at
+//     the consumer's own index over its whole length becomes one Expand into
+//     Reduce / Expand into Filter / Expand with the Map's outputs; a Map or
+//     Filter over an Expand into Filter's outputs joins it.
+//  4. Horizontal fusion (FuseHorizontal.cpp): zip of Maps, histograms over
+//     the same bins.
+#include "FuseSupport.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace arrc::passes {
 using namespace ir;
 
-static void countExp(const ExpP &e, std::map<int, int> &c) {
-  if (!e) return;
-  if (e->kind == Exp::Var) c[e->var]++;
-  for (auto &a : e->args) countExp(a, c);
-}
-static void countBlock(const Block &b, std::map<int, int> &c);
-static void countStmt(const Stmt &s, std::map<int, int> &c) {
-  forEachExp(const_cast<Stmt &>(s), [&](ExpP &e) { countExp(e, c); });
-  if (s.kind == StmtKind::Write) c[static_cast<const Write &>(s).array]++;
-  forEachBlock(s, [&](const Block &b) { countBlock(b, c); });
-}
-static void countBlock(const Block &b, std::map<int, int> &c) {
-  for (auto &s : b.stmts) countStmt(*s, c);
-  for (auto &r : b.results) countExp(r, c);
-}
+namespace {
 
-// The index space of a SOAC with one per-element body.
-struct Space {
-  std::vector<ExpP> dims;
-  std::vector<int> index;
-  Block *body = nullptr;
+struct Ctx {
+  ir::Module &m;
+  Block &b;
+  std::map<int, int> &uses;   // over the whole function
+  std::set<int> &resultVars;  // the function's results
 };
-static bool spaceOf(Stmt &s, Space &sp) {
-  switch (s.kind) {
-  case StmtKind::Map: { auto &x = static_cast<Map &>(s); sp = {x.dims, x.index, &x.body}; return true; }
-  case StmtKind::Reduce: { auto &x = static_cast<Reduce &>(s); sp = {{x.n}, {x.index}, &x.body}; return true; }
-  case StmtKind::Scan: { auto &x = static_cast<Scan &>(s); sp = {{x.n}, {x.index}, &x.body}; return true; }
-  case StmtKind::Filter: { auto &x = static_cast<Filter &>(s); sp = {{x.n}, {x.index}, &x.body}; return true; }
-  case StmtKind::Scatter: { auto &x = static_cast<Scatter &>(s); sp = {{x.n}, {x.index}, &x.body}; return true; }
-  case StmtKind::Hist: { auto &x = static_cast<Hist &>(s); sp = {{x.n}, {x.index}, &x.body}; return true; }
-  case StmtKind::SegScan: { auto &x = static_cast<SegScan &>(s); sp = {{x.n}, {x.index}, &x.body}; return true; }
-  case StmtKind::SegReduce: { auto &x = static_cast<SegReduce &>(s); sp = {{x.n}, {x.index}, &x.body}; return true; }
-  default: return false;
-  }
+
+bool anyResult(const Ctx &c, const std::vector<int> &outs) {
+  for (int o : outs)
+    if (c.resultVars.count(o)) return true;
+  return false;
 }
 
-static bool sameDims(const std::vector<ExpP> &a, const std::vector<ExpP> &b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (!sameExp(a[i], b[i])) return false;
+std::string joinNotes(const std::string &consumer, const std::string &producer) {
+  if (consumer.empty()) return producer;
+  if (producer.empty() || producer == consumer) return consumer;
+  return consumer + "; fused with " + producer;
+}
+
+// The consumer (body `body`, own index `index`, extent `n`) reads the
+// producer's outputs only at its own index over the producer's whole length
+// (n is their length) and uses its index for nothing else. lenLet: the index
+// of the Let binding n, or -1 when n is Shape(outs[0], 0) itself.
+bool readsElementwise(Ctx &c, const std::vector<int> &outs, const Block &body, int index, const ExpP &n,
+                      int &lenLet) {
+  int letUses = 0;
+  if (!isLengthOf(n, outs[0], c.b, c.uses, letUses)) return false;
+  int goodAll = 0;
+  for (int o : outs) {
+    int good = 0;
+    readsAtIndex(body, o, {index}, good);
+    goodAll += good;
+    if (c.uses[o] != good + (o == outs[0] ? 1 : 0)) return false;
+  }
+  std::map<int, int> cc;
+  countBlock(body, cc);
+  if (cc[index] != goodAll) return false;
+  lenLet = -1;
+  if (letUses)
+    for (size_t j = 0; j < c.b.stmts.size(); ++j)
+      if (c.b.stmts[j]->kind == StmtKind::Let && c.b.stmts[j]->outs[0] == n->var) lenLet = int(j);
   return true;
 }
 
-// Counts reads of `arr` in b at exactly the index vars idx (good) and all uses.
-static void readsAtIndex(const Block &b, int arr, const std::vector<int> &idx, int &good) {
+// Removes statements pi and (if >= 0) lenLet and puts `fused` at ci's place.
+void replaceWithFused(Block &b, size_t pi, int lenLet, size_t ci, StmtP fused) {
+  std::vector<StmtP> nb;
+  for (size_t j = 0; j < b.stmts.size(); ++j) {
+    if (j == pi || int(j) == lenLet) continue;
+    nb.push_back(j == ci ? fused : b.stmts[j]);
+  }
+  b.stmts = std::move(nb);
+}
+
+// ---------------------------------------------------------------- 1. Map, Filter producers
+
+// map-expand: the producer's body goes into both the size and the body block.
+bool mapIntoExpand(Ctx &c, size_t pi, size_t ci) {
+  auto &pm = static_cast<Map &>(*c.b.stmts[pi]);
+  auto &ce = static_cast<Expand &>(*c.b.stmts[ci]);
+  DimFacts facts(c.b, ci);
+  if (!facts.equalDims(pm.dims, {ce.n})) return false;
+  int anyE = 0;
+  for (int o : pm.outs) {
+    int good = 0;
+    readsAtIndex(ce.size, o, {ce.index}, good);
+    readsAtIndex(ce.body, o, {ce.index}, good);
+    if (c.uses[o] != good) return false;
+    anyE += good;
+  }
+  if (anyE == 0) return false;
+  for (Block *blk : {&ce.size, &ce.body}) {
+    std::map<int, ExpP> sub{{pm.index[0], varExp(c.m, ce.index)}};
+    Block pb = cloneFresh(c.m, pm.body, sub);
+    std::map<int, ExpP> repl;
+    for (size_t k = 0; k < pm.outs.size(); ++k) repl[pm.outs[k]] = pb.results[k];
+    replaceReads(*blk, repl);
+    blk->stmts.insert(blk->stmts.begin(), pb.stmts.begin(), pb.stmts.end());
+  }
+  if (!pm.note.empty()) ce.note += "; fused with " + pm.note;
+  c.b.stmts.erase(c.b.stmts.begin() + pi);
+  return true;
+}
+
+// map-X: the Map's body is substituted into the consumer's body at its index.
+bool mapIntoConsumer(Ctx &c, size_t pi, size_t ci) {
+  auto &pm = static_cast<Map &>(*c.b.stmts[pi]);
+  Stmt &C = *c.b.stmts[ci];
+  Space cs;
+  if (!spaceOf(C, cs)) return false;
+  int anyGood = 0;
+  for (int o : pm.outs) {
+    int good = 0;
+    readsAtIndex(*cs.body, o, cs.index, good);
+    anyGood += good;
+    if (c.uses[o] != good) return false;
+  }
+  if (anyGood == 0) return false;
+  DimFacts facts(c.b, ci);
+  if (!facts.equalDims(pm.dims, cs.dims)) return false;
+  std::map<int, ExpP> sub;
+  for (size_t k = 0; k < pm.index.size(); ++k) sub[pm.index[k]] = varExp(c.m, cs.index[k]);
+  Block pb = cloneFresh(c.m, pm.body, sub);
+  std::map<int, ExpP> repl;
+  for (size_t k = 0; k < pm.outs.size(); ++k) repl[pm.outs[k]] = pb.results[k];
+  replaceReads(*cs.body, repl);
+  cs.body->stmts.insert(cs.body->stmts.begin(), pb.stmts.begin(), pb.stmts.end());
+  C.note = joinNotes(C.note, pm.note);
+  c.b.stmts.erase(c.b.stmts.begin() + pi);
+  return true;
+}
+
+// filter-reduce: one Reduce over the Filter's space whose body computes the
+// element under an If on the keep flag (else the neutral element).
+bool filterIntoReduce(Ctx &c, size_t pi, size_t ci) {
+  auto &pf = static_cast<Filter &>(*c.b.stmts[pi]);
+  if (c.b.stmts[ci]->kind != StmtKind::Reduce) return false;
+  auto &cr = static_cast<Reduce &>(*c.b.stmts[ci]);
+  int lenLet = -1;
+  if (!readsElementwise(c, pf.outs, cr.body, cr.index, cr.n, lenLet)) return false;
+  int ni = c.m.newVar("i", scalarT(ScalarKind::Long));
+  std::map<int, ExpP> sub{{pf.index, varExp(c.m, ni)}};
+  Block pb = cloneFresh(c.m, pf.body, sub);
+  std::map<int, ExpP> repl;
+  for (size_t k = 0; k < pf.outs.size(); ++k) repl[pf.outs[k]] = pb.results[k + 1];
+  Block guarded = cr.body;
+  replaceReads(guarded, repl);
+  auto g = std::make_shared<ir::If>();
+  g->cond = pb.results[0];
+  g->thenB = guarded;
+  g->elseB.results = cr.ne;
+  Block nb;
+  nb.stmts = pb.stmts;
+  for (auto &r : guarded.results) {
+    int o = c.m.newVar("e", r->type);
+    g->outs.push_back(o);
+    nb.results.push_back(varExp(c.m, o));
+  }
+  nb.stmts.push_back(g);
+  cr.body = nb;
+  cr.index = ni;
+  cr.n = pf.n;
+  cr.note = joinNotes(cr.note, pf.note);
+  StmtP fused = c.b.stmts[ci];
+  replaceWithFused(c.b, pi, lenLet, ci, fused);
+  return true;
+}
+
+// filter-map / filter-filter: a rank-1 Map or a Filter over a Filter's (or
+// Expand into Filter's) outputs, reading them only at its own index over
+// their whole length, joins the compaction: the producer's body computes the
+// consumer's body under an If on its keep flag (a dropped element never
+// evaluates it) and yields (keep, the Map's values) or (keep && keep2, the
+// second Filter's values); the producer takes the consumer's outputs.
+bool filterIntoConsumer(Ctx &c, size_t pi, size_t ci) {
+  Stmt &P = *c.b.stmts[pi];
+  Stmt &C = *c.b.stmts[ci];
+  bool isMap = C.kind == StmtKind::Map;
+  if (C.outs.empty() || (!isMap && C.kind != StmtKind::Filter)) return false;
+  if (isMap && static_cast<Map &>(C).dims.size() != 1) return false;
+  Block &cbody = isMap ? static_cast<Map &>(C).body : static_cast<Filter &>(C).body;
+  int cindex = isMap ? static_cast<Map &>(C).index[0] : static_cast<Filter &>(C).index;
+  const ExpP &cn = isMap ? static_cast<Map &>(C).dims[0] : static_cast<Filter &>(C).n;
+  int lenLet = -1;
+  if (!readsElementwise(c, P.outs, cbody, cindex, cn, lenLet)) return false;
+  Block &pb = P.kind == StmtKind::Filter ? static_cast<Filter &>(P).body : static_cast<Expand &>(P).body;
+  std::map<int, ExpP> repl;
+  for (size_t k = 0; k < P.outs.size(); ++k) repl[P.outs[k]] = pb.results[k + 1];
+  auto g = std::make_shared<ir::If>();
+  g->cond = pb.results[0];
+  g->thenB = cbody;
+  replaceReads(g->thenB, repl);
+  std::vector<ExpP> res;
+  if (isMap) res.push_back(pb.results[0]);
+  for (auto &r : g->thenB.results) {
+    g->elseB.results.push_back(constZero(r->type.elem)); // keep2 = false
+    int o = c.m.newVar(isMap ? "v" : "f", r->type);
+    g->outs.push_back(o);
+    res.push_back(varExp(c.m, o));
+  }
+  pb.stmts.push_back(g);
+  pb.results = res;
+  P.outs = C.outs;
+  P.note = joinNotes(C.note.empty() ? std::string(isMap ? "map" : "filter") : C.note, P.note);
+  replaceWithFused(c.b, pi, lenLet, ci, c.b.stmts[pi]);
+  return true;
+}
+
+// ---------------------------------------------------------------- 2. one-statement rewrites
+
+// count-filter: a Filter (or Expand into Filter) whose outputs are used only
+// through their length counts its kept elements instead (a Reduce, or an
+// Expand into Reduce, of select(keep, 1, 0) with +): no compaction, no array.
+bool countFilter(Ctx &c, size_t pi) {
+  Stmt &P = *c.b.stmts[pi];
+  bool isExpand = P.kind == StmtKind::Expand && static_cast<Expand &>(P).into == Expand::Filter;
+  if (P.kind != StmtKind::Filter && !isExpand) return false;
+  if (P.outs.empty()) return false;
+  std::set<int> outs(P.outs.begin(), P.outs.end());
+  // Every use of an output (the block's results included) is Shape(out, 0).
+  std::map<int, int> lengths;
   std::function<void(const ExpP &)> ex = [&](const ExpP &e) {
     if (!e) return;
-    if (e->kind == Exp::Read && e->args[0]->kind == Exp::Var && e->args[0]->var == arr &&
-        e->args.size() == idx.size() + 1) {
-      bool ok = true;
-      for (size_t k = 0; k < idx.size(); ++k)
-        ok = ok && e->args[k + 1]->kind == Exp::Var && e->args[k + 1]->var == idx[k];
-      if (ok) {
-        good++;
-        return;
-      }
+    if (e->kind == Exp::Shape && e->axis == 0 && e->args[0]->kind == Exp::Var && outs.count(e->args[0]->var)) {
+      lengths[e->args[0]->var]++;
+      return;
     }
     for (auto &a : e->args) ex(a);
   };
@@ -78,410 +249,404 @@ static void readsAtIndex(const Block &b, int arr, const std::vector<int> &idx, i
     }
     for (auto &r : blk.results) ex(r);
   };
-  bl(b);
-}
-
-// Replaces Read(arr_k, idx) by repl[k] in b.
-static void replaceReads(Block &b, const std::map<int, ExpP> &repl) {
-  rewriteBlock(b, [&](const ExpP &e) -> ExpP {
-    if (e->kind == Exp::Read && e->args[0]->kind == Exp::Var) {
-      auto it = repl.find(e->args[0]->var);
-      if (it != repl.end()) return it->second;
-    }
+  bl(c.b);
+  int total = 0;
+  for (int o : P.outs) {
+    if (c.uses[o] != lengths[o]) return false;
+    total += lengths[o];
+  }
+  if (total == 0) return false;
+  Block *body = isExpand ? &static_cast<Expand &>(P).body : &static_cast<Filter &>(P).body;
+  int cnt = c.m.newVar("count", scalarT(ScalarKind::Long));
+  int a = c.m.newVar("x", scalarT(ScalarKind::Long)), bb = c.m.newVar("y", scalarT(ScalarKind::Long));
+  ir::Lambda op;
+  op.params = {a, bb};
+  op.body.results = {binaryExp(BinOp::Add, varExp(c.m, a), varExp(c.m, bb))};
+  body->results = {selectExp(body->results[0], constLong(1), constLong(0))};
+  std::string note = "count of " + (P.note.empty() ? std::string(isExpand ? "expand" : "filter") : P.note);
+  StmtP repl;
+  if (isExpand) {
+    auto &pe = static_cast<Expand &>(P);
+    pe.into = Expand::Reduce;
+    pe.op = op;
+    pe.ne = {constLong(0)};
+    pe.outs = {cnt};
+    pe.note = note;
+    repl = c.b.stmts[pi];
+  } else {
+    auto &pf = static_cast<Filter &>(P);
+    auto r = std::make_shared<Reduce>();
+    r->n = pf.n;
+    r->index = pf.index;
+    r->body = pf.body;
+    r->op = op;
+    r->ne = {constLong(0)};
+    r->outs = {cnt};
+    r->note = note;
+    r->span = pf.span;
+    repl = r;
+  }
+  ExpP cv = varExp(c.m, cnt);
+  auto toCount = [&](const ExpP &e) -> ExpP {
+    if (e->kind == Exp::Shape && e->axis == 0 && e->args[0]->kind == Exp::Var && outs.count(e->args[0]->var))
+      return cv;
     return nullptr;
-  });
+  };
+  for (size_t j = pi + 1; j < c.b.stmts.size(); ++j) {
+    forEachExp(*c.b.stmts[j], [&](ExpP &e) { e = rewriteExp(e, toCount); });
+    forEachBlock(*c.b.stmts[j], [&](Block &in) { rewriteBlock(in, toCount); });
+  }
+  for (auto &r : c.b.results) r = rewriteExp(r, toCount);
+  c.b.stmts[pi] = repl;
+  return true;
 }
 
-// True if n is the length of array `out`: Shape(out, 0), or a Let-bound
-// variable of that value used only here (letUses = uses of `out` by such Lets).
-static bool isLengthOf(const ExpP &n, int out, const Block &b, std::map<int, int> &uses, int &letUses) {
-  auto isShape = [&](const ExpP &e) {
-    return e->kind == Exp::Shape && e->axis == 0 && e->args[0]->kind == Exp::Var && e->args[0]->var == out;
-  };
-  letUses = 0;
-  if (isShape(n)) return true;
-  if (n->kind != Exp::Var || uses[n->var] != 1) return false;
-  for (auto &st : b.stmts)
-    if (st->kind == StmtKind::Let && st->outs[0] == n->var && isShape(static_cast<const Let &>(*st).value)) {
-      letUses = 1;
-      return true;
+// flatten-map: a rank >= 2 Map whose every output is read only through a
+// View flattening it to rank 1 (shape = product of the dims, weights (1, 0),
+// as `flatten` and flattened product spaces make), itself read only by one
+// rank-1 SOAC at its own index, becomes a rank-1 Map over the product whose
+// body recovers the indices (i0 = k / (d1...), ..., i(r-1) = k % d(r-1)).
+bool flattenViewedMap(Ctx &c, size_t pi) {
+  auto &pm = static_cast<Map &>(*c.b.stmts[pi]);
+  if (pm.dims.size() < 2 || pm.outs.empty() || anyResult(c, pm.outs)) return false;
+  ExpP prod = pm.dims[0];
+  for (size_t k = 1; k < pm.dims.size(); ++k) prod = mulL(prod, pm.dims[k]);
+  std::vector<int> vouts;
+  std::vector<size_t> views;
+  for (int o : pm.outs) {
+    if (c.uses[o] != 1) return false;
+    int found = -1;
+    for (size_t j = pi + 1; j < c.b.stmts.size() && found < 0; ++j) {
+      if (c.b.stmts[j]->kind != StmtKind::View) continue;
+      auto &v = static_cast<View &>(*c.b.stmts[j]);
+      if (v.source->kind != Exp::Var || v.source->var != o) continue;
+      int64_t w0, w1;
+      if (v.shape.size() != 1 || v.weights.size() != 2 || !constValue(v.weights[0], w0) || w0 != 1 ||
+          !constValue(v.weights[1], w1) || w1 != 0)
+        return false;
+      DimFacts facts(c.b, j);
+      if (!facts.equal(v.shape[0], prod)) return false;
+      found = int(j);
     }
-  return false;
+    if (found < 0) return false;
+    vouts.push_back(c.b.stmts[found]->outs[0]);
+    views.push_back(size_t(found));
+  }
+  if (anyResult(c, vouts)) return false;
+  int ci = firstConsumer(c.b, pi, vouts);
+  if (ci < 0) return false;
+  Space cs;
+  if (!spaceOf(*c.b.stmts[ci], cs) || cs.index.size() != 1) return false;
+  for (int v : vouts) {
+    int good = 0;
+    readsAtIndex(*cs.body, v, cs.index, good);
+    if (good == 0 || c.uses[v] != good) return false;
+  }
+  auto nm = std::make_shared<Map>();
+  nm->dims = {prod};
+  int k = c.m.newVar("k", scalarT(ScalarKind::Long));
+  nm->index = {k};
+  // The old index variables become Lets of the decomposed flat index:
+  // i(j) = (k / (d(j+1) * ... * d(r-1))) % d(j), no modulo for i0.
+  ExpP stride = constLong(1);
+  std::vector<StmtP> lets(pm.dims.size());
+  for (int j = int(pm.dims.size()) - 1; j >= 0; --j) {
+    ExpP q = j == int(pm.dims.size()) - 1 ? varExp(c.m, k) : binaryExp(BinOp::Div, varExp(c.m, k), stride);
+    auto let = std::make_shared<Let>();
+    let->outs = {pm.index[j]};
+    let->value = j == 0 ? q : binaryExp(BinOp::Mod, q, pm.dims[j]);
+    lets[j] = let;
+    stride = mulL(stride, pm.dims[j]);
+  }
+  nm->body.stmts = lets;
+  nm->body.stmts.insert(nm->body.stmts.end(), pm.body.stmts.begin(), pm.body.stmts.end());
+  nm->body.results = pm.body.results;
+  nm->outs = vouts;
+  nm->note = (pm.note.empty() ? std::string("map") : pm.note) + " (flattened)";
+  nm->span = pm.span;
+  std::vector<StmtP> nb;
+  for (size_t j = 0; j < c.b.stmts.size(); ++j) {
+    if (std::find(views.begin(), views.end(), j) != views.end()) continue;
+    nb.push_back(j == pi ? StmtP(nm) : c.b.stmts[j]);
+  }
+  c.b.stmts = std::move(nb);
+  return true;
 }
+
+// flatten-view: a rank-1 Map that copies a rank-2 Map's output in row-major
+// order (its body reads P[i / d1, i % d1] over i < d0 * d1, as `flatten`
+// lowers) is a View of it: Map outputs are fresh, contiguous and row-major.
+// (flattenViewedMap then fuses P itself into the consumer.)
+bool flattenCopyIsView(Ctx &c, size_t fi) {
+  auto &fm = static_cast<Map &>(*c.b.stmts[fi]);
+  if (fm.dims.size() != 1 || fm.outs.size() != 1 || fm.body.results.size() != 1) return false;
+  std::map<int, ExpP> lets;
+  for (auto &s : fm.body.stmts) {
+    if (s->kind != StmtKind::Let) return false;
+    lets[s->outs[0]] = static_cast<const Let &>(*s).value;
+  }
+  ExpP r = rewriteExp(fm.body.results[0], [&](const ExpP &x) -> ExpP {
+    if (x->kind != Exp::Var) return nullptr;
+    auto it = lets.find(x->var);
+    return it == lets.end() ? nullptr : it->second;
+  });
+  if (r->kind != Exp::Read || r->checkPos >= 0 || r->args.size() != 3 || r->args[0]->kind != Exp::Var) return false;
+  int src = r->args[0]->var;
+  const Map *pm = nullptr;
+  for (size_t j = 0; j < fi; ++j)
+    if (c.b.stmts[j]->kind == StmtKind::Map &&
+        std::find(c.b.stmts[j]->outs.begin(), c.b.stmts[j]->outs.end(), src) != c.b.stmts[j]->outs.end())
+      pm = static_cast<const Map *>(c.b.stmts[j].get());
+  if (!pm || pm->dims.size() != 2) return false;
+  auto isIndexOp = [&](const ExpP &e, BinOp op) {
+    return e->kind == Exp::Binary && e->binop == op && e->args[0]->kind == Exp::Var && e->args[0]->var == fm.index[0];
+  };
+  const ExpP &q = r->args[1], &m = r->args[2];
+  if (!isIndexOp(q, BinOp::Div) || !isIndexOp(m, BinOp::Mod)) return false;
+  DimFacts facts(c.b, fi);
+  if (!facts.equal(q->args[1], pm->dims[1]) || !facts.equal(m->args[1], pm->dims[1]) ||
+      !facts.equal(fm.dims[0], mulL(pm->dims[0], pm->dims[1])))
+    return false;
+  auto v = std::make_shared<View>();
+  v->source = varExp(c.m, src);
+  v->shape = {fm.dims[0]};
+  v->weights = {constLong(1), constLong(0)};
+  v->outs = fm.outs;
+  v->note = (fm.note.empty() ? std::string("flatten") : fm.note) + " (a view of a fresh row-major array)";
+  v->span = fm.span;
+  c.b.stmts[fi] = v;
+  return true;
+}
+
+// ---------------------------------------------------------------- 3. Expand producers
 
 // Inner sizes up to this constant are folded sequentially by expand-reduce.
-static const int64_t kSmallInner = 16;
+const int64_t kSmallInner = 16;
 
-static bool fuseBlock(ir::Module &m, Block &b, std::map<int, int> &uses, std::set<int> &resultVars) {
+// expand-reduce with a small constant inner size: one Reduce over the outer
+// elements whose body folds their inner elements sequentially (a Loop).
+bool expandIntoSmallReduce(Ctx &c, size_t pi, size_t ci, int lenLet) {
+  auto &pe = static_cast<Expand &>(*c.b.stmts[pi]);
+  auto &cr = static_cast<Reduce &>(*c.b.stmts[ci]);
+  int ni = c.m.newVar("i", scalarT(ScalarKind::Long));
+  int nj = c.m.newVar("j", scalarT(ScalarKind::Long));
+  std::map<int, ExpP> s1{{pe.index, varExp(c.m, ni)}};
+  Block sz = cloneFresh(c.m, pe.size, s1);
+  auto loop = std::make_shared<ir::Loop>();
+  loop->form = ir::Loop::For;
+  loop->count = sz.results[0];
+  loop->index = nj;
+  loop->init = cr.ne;
+  std::vector<ExpP> accs;
+  for (auto &e : cr.ne) {
+    int pv = c.m.newVar("acc", e->type);
+    loop->params.push_back(pv);
+    accs.push_back(varExp(c.m, pv));
+  }
+  std::map<int, ExpP> s2{{pe.index, varExp(c.m, ni)}, {pe.inner, varExp(c.m, nj)}};
+  Block eb = cloneFresh(c.m, pe.body, s2);
+  std::map<int, ExpP> repl;
+  for (size_t k = 0; k < pe.outs.size(); ++k) repl[pe.outs[k]] = eb.results[k];
+  std::map<int, ExpP> s3;
+  Block elem = cloneFresh(c.m, cr.body, s3);
+  replaceReads(elem, repl);
+  std::map<int, ExpP> s4;
+  size_t K = cr.ne.size();
+  for (size_t k = 0; k < K; ++k) {
+    s4[cr.op.params[k]] = accs[k];
+    s4[cr.op.params[K + k]] = elem.results[k];
+  }
+  Block opb = cloneFresh(c.m, cr.op.body, s4);
+  Block lb;
+  lb.stmts = eb.stmts;
+  lb.stmts.insert(lb.stmts.end(), elem.stmts.begin(), elem.stmts.end());
+  lb.stmts.insert(lb.stmts.end(), opb.stmts.begin(), opb.stmts.end());
+  lb.results = opb.results;
+  loop->body = lb;
+  Block nb;
+  nb.stmts = sz.stmts;
+  for (auto &e : cr.ne) {
+    int o = c.m.newVar("part", e->type);
+    loop->outs.push_back(o);
+    nb.results.push_back(varExp(c.m, o));
+  }
+  nb.stmts.push_back(loop);
+  cr.body = nb;
+  cr.index = ni;
+  cr.n = pe.n;
+  cr.note = (cr.note.empty() ? std::string("reduce") : cr.note) + "; fused with " + pe.note +
+            " (inner elements folded sequentially)";
+  replaceWithFused(c.b, pi, lenLet, ci, c.b.stmts[ci]);
+  return true;
+}
+
+// expand-reduce / expand-filter: the consumer's body is appended to the
+// Expand's (its reads of the Expand's outputs become the Expand body's
+// results) and the Expand takes the consumer's operator and outputs.
+bool expandIntoConsumer(Ctx &c, size_t pi, size_t ci) {
+  auto &pe = static_cast<Expand &>(*c.b.stmts[pi]);
+  Stmt &C = *c.b.stmts[ci];
+  if (C.kind != StmtKind::Reduce && C.kind != StmtKind::Filter) return false;
+  bool isReduce = C.kind == StmtKind::Reduce;
+  Block &cbody = isReduce ? static_cast<Reduce &>(C).body : static_cast<Filter &>(C).body;
+  int cindex = isReduce ? static_cast<Reduce &>(C).index : static_cast<Filter &>(C).index;
+  const ExpP &cn = isReduce ? static_cast<Reduce &>(C).n : static_cast<Filter &>(C).n;
+  int lenLet = -1;
+  if (!readsElementwise(c, pe.outs, cbody, cindex, cn, lenLet)) return false;
+  if (isReduce) {
+    // A small constant inner size: fold it sequentially (one Reduce).
+    int64_t innerN = -1;
+    if (!pe.size.results.empty() && constValue(pe.size.results[0], innerN) && innerN <= kSmallInner)
+      return expandIntoSmallReduce(c, pi, ci, lenLet);
+  }
+  std::map<int, ExpP> repl;
+  for (size_t k = 0; k < pe.outs.size(); ++k) repl[pe.outs[k]] = pe.body.results[k];
+  Block rb = cbody;
+  replaceReads(rb, repl);
+  pe.body.stmts.insert(pe.body.stmts.end(), rb.stmts.begin(), rb.stmts.end());
+  pe.body.results = rb.results;
+  if (isReduce) {
+    auto &cr = static_cast<Reduce &>(C);
+    pe.into = Expand::Reduce;
+    pe.op = cr.op;
+    pe.ne = cr.ne;
+  } else {
+    pe.into = Expand::Filter;
+  }
+  pe.outs = C.outs;
+  pe.note = joinNotes(C.note.empty() ? std::string(isReduce ? "reduce" : "filter") : C.note, pe.note);
+  replaceWithFused(c.b, pi, lenLet, ci, c.b.stmts[pi]);
+  return true;
+}
+
+// expand-map: the Map's body is appended to the Expand's body (its reads of
+// the Expand's outputs at the Map's index become the Expand body's results);
+// the Expand then yields the Map's outputs. Length Lets of the Expand's
+// output move after the fused statement (they now take the Map's length).
+bool expandIntoMap(Ctx &c, size_t pi, size_t ci) {
+  auto &pe = static_cast<Expand &>(*c.b.stmts[pi]);
+  Stmt &C = *c.b.stmts[ci];
+  if (C.kind != StmtKind::Map || C.outs.empty()) return false;
+  auto &cm = static_cast<Map &>(C);
+  if (cm.dims.size() != 1) return false;
+  int letUses = 0;
+  if (!isLengthOf(cm.dims[0], pe.outs[0], c.b, c.uses, letUses)) return false;
+  int goodAll = 0;
+  for (int o : pe.outs) {
+    int good = 0;
+    readsAtIndex(cm.body, o, {cm.index[0]}, good);
+    goodAll += good;
+    if (c.uses[o] != good + (o == pe.outs[0] ? 1 : 0)) return false;
+  }
+  std::map<int, int> cc;
+  countBlock(cm.body, cc);
+  if (cc[cm.index[0]] != goodAll) return false;
+  std::vector<size_t> lens;
+  std::map<int, int> cC;
+  countStmt(C, cC);
+  for (size_t j = pi + 1; j < ci; ++j) {
+    std::map<int, int> c1;
+    countStmt(*c.b.stmts[j], c1);
+    bool usesP = false;
+    for (int o : pe.outs) usesP = usesP || c1.count(o);
+    if (!usesP) continue;
+    int lv = c.b.stmts[j]->outs.empty() ? -1 : c.b.stmts[j]->outs[0];
+    if (c.b.stmts[j]->kind != StmtKind::Let || lv < 0 || c.uses[lv] != cC[lv]) return false;
+    lens.push_back(j);
+  }
+  Block mb = cm.body;
+  std::map<int, ExpP> repl;
+  for (size_t k = 0; k < pe.outs.size(); ++k) repl[pe.outs[k]] = pe.body.results[k];
+  replaceReads(mb, repl);
+  pe.body.stmts.insert(pe.body.stmts.end(), mb.stmts.begin(), mb.stmts.end());
+  pe.body.results = mb.results;
+  pe.note = (pe.note.empty() ? std::string("expand") : pe.note) + "; fused with " +
+            (cm.note.empty() ? std::string("map") : cm.note);
+  ExpP newOut = varExp(c.m, cm.outs[0]);
+  int old0 = pe.outs[0];
+  auto reshape = [&](const ExpP &e) -> ExpP {
+    if (e->kind == Exp::Shape && e->args[0]->kind == Exp::Var && e->args[0]->var == old0 && e->axis == 0)
+      return shapeExp(newOut, 0);
+    return nullptr;
+  };
+  std::vector<StmtP> moved;
+  for (size_t j : lens) {
+    auto &lt = static_cast<Let &>(*c.b.stmts[j]);
+    lt.value = rewriteExp(lt.value, reshape);
+    moved.push_back(c.b.stmts[j]);
+  }
+  pe.outs = cm.outs;
+  StmtP fused = c.b.stmts[pi];
+  std::vector<StmtP> nb;
+  for (size_t j = 0; j < c.b.stmts.size(); ++j) {
+    if (j == pi || std::find(lens.begin(), lens.end(), j) != lens.end()) continue;
+    if (j == ci) {
+      nb.push_back(fused);
+      nb.insert(nb.end(), moved.begin(), moved.end());
+      continue;
+    }
+    nb.push_back(c.b.stmts[j]);
+  }
+  c.b.stmts = std::move(nb);
+  return true;
+}
+
+bool fuseBlock(Ctx &c) {
+  Block &b = c.b;
+  // 0. A row-major copy of a fresh rank-2 array is a View (before the copy
+  //    fuses into its consumer, so that the array itself can).
+  for (size_t pi = 0; pi < b.stmts.size(); ++pi)
+    if (b.stmts[pi]->kind == StmtKind::Map && flattenCopyIsView(c, pi)) return true;
+  // 1. Map and Filter producers.
   for (size_t pi = 0; pi < b.stmts.size(); ++pi) {
     Stmt &P = *b.stmts[pi];
     bool isMap = P.kind == StmtKind::Map && !P.outs.empty();
-    bool isFilter = P.kind == StmtKind::Filter;
-    if (!isMap && !isFilter && P.kind != StmtKind::Expand) continue;
-    bool anyResult = false;
-    for (int o : P.outs) anyResult = anyResult || resultVars.count(o);
-    if (anyResult) continue;
-    // Find the single consumer.
-    int ci = -1;
-    for (size_t j = pi + 1; j < b.stmts.size(); ++j) {
-      if (b.stmts[j]->kind == StmtKind::Let) {
-        auto &lv = static_cast<const Let &>(*b.stmts[j]).value;
-        if (lv->kind == Exp::Shape && lv->args[0]->kind == Exp::Var && lv->args[0]->var == P.outs[0]) continue;
-      }
-      std::map<int, int> c;
-      countStmt(*b.stmts[j], c);
-      bool usesP = false;
-      for (int o : P.outs) usesP = usesP || c.count(o);
-      if (usesP) {
-        ci = int(j);
-        break;
-      }
-    }
+    if ((!isMap && P.kind != StmtKind::Filter) || anyResult(c, P.outs)) continue;
+    int ci = firstConsumer(b, pi, P.outs);
     if (ci < 0) continue;
-    Stmt &C = *b.stmts[ci];
-    if (P.kind == StmtKind::Expand && C.kind == StmtKind::Reduce) {
-      // expand-reduce: per outer element, a sequential fold of its inner
-      // elements (no intermediate array), then the parallel Reduce.
-      auto &pe = static_cast<Expand &>(P);
-      auto &cr = static_cast<Reduce &>(C);
-      int letUses = 0;
-      if (!isLengthOf(cr.n, P.outs[0], b, uses, letUses)) continue;
-      // Only when every inner size is a small constant: otherwise one outer
-      // element with a long inner range would serialise the whole reduction.
-      // Expand + Reduce is flat and work-efficient (load-balanced), so keep it.
-      int64_t innerN = -1;
-      bool small = !pe.size.results.empty() && constValue(pe.size.results[0], innerN) && innerN <= kSmallInner;
-      if (!small) {
-        // expand + reduce: move the Reduce's per-element computation into the
-        // Expand's body (one column per reduced component instead of the
-        // comprehension's columns); the Reduce then reads that column.
-        bool trivial = cr.body.stmts.empty();
-        for (auto &r : cr.body.results)
-          trivial = trivial && r->kind == Exp::Read && r->args[0]->kind == Exp::Var &&
-                    std::find(P.outs.begin(), P.outs.end(), r->args[0]->var) != P.outs.end();
-        if (trivial) continue;
-        bool okM = true;
-        int goodAll = 0;
-        for (int o : P.outs) {
-          int good = 0;
-          readsAtIndex(cr.body, o, {cr.index}, good);
-          goodAll += good;
-          okM = okM && uses[o] == good + (o == P.outs[0] ? 1 : 0);
-        }
-        std::map<int, int> cc;
-        countBlock(cr.body, cc);
-        if (!okM || cc[cr.index] != goodAll) continue;
-        // The Reduce's body moves up to the Expand: it may not use anything
-        // defined between them.
-        std::set<int> between, bodyUses;
-        for (size_t j = pi + 1; j < size_t(ci); ++j) stmtDefs(*b.stmts[j], between);
-        blockUses(cr.body, bodyUses);
-        bool dep = false;
-        for (int v : bodyUses) dep = dep || between.count(v);
-        if (dep) continue;
-        std::map<int, ExpP> s3;
-        Block rb = cloneFresh(m, cr.body, s3);
-        std::map<int, ExpP> repl;
-        for (size_t k = 0; k < P.outs.size(); ++k) repl[P.outs[k]] = pe.body.results[k];
-        replaceReads(rb, repl);
-        pe.body.stmts.insert(pe.body.stmts.end(), rb.stmts.begin(), rb.stmts.end());
-        pe.body.results = rb.results;
-        int old0 = P.outs[0];
-        std::vector<int> nouts;
-        cr.body = Block{};
-        for (auto &r : rb.results) {
-          int o = m.newVar("el", arrayT(r->type.elem, 1));
-          nouts.push_back(o);
-          cr.body.results.push_back(readExp(varExp(m, o), {varExp(m, cr.index)}));
-        }
-        P.outs = nouts;
-        ExpP newLen = shapeExp(varExp(m, nouts[0]), 0);
-        auto reshape = [&](const ExpP &e) -> ExpP {
-          if (e->kind == Exp::Shape && e->args[0]->kind == Exp::Var && e->args[0]->var == old0 && e->axis == 0)
-            return newLen;
-          return nullptr;
-        };
-        for (size_t j = pi + 1; j <= size_t(ci); ++j)
-          forEachExp(*b.stmts[j], [&](ExpP &e) { e = rewriteExp(e, reshape); });
-        C.note = (C.note.empty() ? std::string("reduce") : C.note) + " (its elements computed in the expand)";
-        return true;
-      }
-      bool okR = true;
-      int goodAll = 0;
-      for (int o : P.outs) {
-        int good = 0;
-        readsAtIndex(cr.body, o, {cr.index}, good);
-        goodAll += good;
-        okR = okR && uses[o] == good + (o == P.outs[0] ? 1 : 0);
-      }
-      std::map<int, int> cc;
-      countBlock(cr.body, cc);
-      if (!okR || cc[cr.index] != goodAll) continue;
-      int ni = m.newVar("i", scalarT(ScalarKind::Long));
-      int nj = m.newVar("j", scalarT(ScalarKind::Long));
-      std::map<int, ExpP> s1{{pe.index, varExp(m, ni)}};
-      Block sz = cloneFresh(m, pe.size, s1);
-      auto loop = std::make_shared<ir::Loop>();
-      loop->form = ir::Loop::For;
-      loop->count = sz.results[0];
-      loop->index = nj;
-      loop->init = cr.ne;
-      std::vector<ExpP> accs;
-      for (auto &e : cr.ne) {
-        int pv = m.newVar("acc", e->type);
-        loop->params.push_back(pv);
-        accs.push_back(varExp(m, pv));
-      }
-      std::map<int, ExpP> s2{{pe.index, varExp(m, ni)}, {pe.inner, varExp(m, nj)}};
-      Block eb = cloneFresh(m, pe.body, s2);
-      std::map<int, ExpP> repl;
-      for (size_t k = 0; k < P.outs.size(); ++k) repl[P.outs[k]] = eb.results[k];
-      std::map<int, ExpP> s3;
-      Block elem = cloneFresh(m, cr.body, s3);
-      replaceReads(elem, repl);
-      std::map<int, ExpP> s4;
-      size_t K = cr.ne.size();
-      for (size_t k = 0; k < K; ++k) {
-        s4[cr.op.params[k]] = accs[k];
-        s4[cr.op.params[K + k]] = elem.results[k];
-      }
-      Block opb = cloneFresh(m, cr.op.body, s4);
-      Block lb;
-      lb.stmts = eb.stmts;
-      lb.stmts.insert(lb.stmts.end(), elem.stmts.begin(), elem.stmts.end());
-      lb.stmts.insert(lb.stmts.end(), opb.stmts.begin(), opb.stmts.end());
-      lb.results = opb.results;
-      loop->body = lb;
-      Block nb;
-      nb.stmts = sz.stmts;
-      for (auto &e : cr.ne) {
-        int o = m.newVar("part", e->type);
-        loop->outs.push_back(o);
-        nb.results.push_back(varExp(m, o));
-      }
-      nb.stmts.push_back(loop);
-      cr.body = nb;
-      cr.index = ni;
-      cr.n = pe.n;
-      C.note = (C.note.empty() ? std::string("reduce") : C.note) + "; fused with " + P.note + " (inner elements folded sequentially)";
-      b.stmts.erase(b.stmts.begin() + pi);
-      return true;
-    }
-    if (P.kind == StmtKind::Expand && C.kind == StmtKind::Map && !C.outs.empty()) {
-      // expand-map: the Map's body is appended to the Expand's body (its
-      // reads of the Expand's outputs at the Map's index become the Expand
-      // body's results); the Expand then yields the Map's outputs.
-      auto &pe = static_cast<Expand &>(P);
-      auto &cm = static_cast<Map &>(C);
-      if (cm.dims.size() != 1) continue;
-      int letUses = 0;
-      if (!isLengthOf(cm.dims[0], P.outs[0], b, uses, letUses)) continue;
-      bool okM = true;
-      int goodAll = 0;
-      for (int o : P.outs) {
-        int good = 0;
-        readsAtIndex(cm.body, o, {cm.index[0]}, good);
-        goodAll += good;
-        okM = okM && uses[o] == good + (o == P.outs[0] ? 1 : 0);
-      }
-      std::map<int, int> cc;
-      countBlock(cm.body, cc);
-      if (!okM || cc[cm.index[0]] != goodAll) continue;
-      // Length Lets of P between P and C move after the fused statement
-      // (which sits at C's place); each must be used only by C.
-      std::vector<size_t> lens;
-      bool okL = true;
-      std::map<int, int> cC;
-      countStmt(C, cC);
-      for (size_t j = pi + 1; j < size_t(ci); ++j) {
-        std::map<int, int> c1;
-        countStmt(*b.stmts[j], c1);
-        bool usesP = false;
-        for (int o : P.outs) usesP = usesP || c1.count(o);
-        if (!usesP) continue;
-        int lv = b.stmts[j]->outs.empty() ? -1 : b.stmts[j]->outs[0];
-        okL = okL && b.stmts[j]->kind == StmtKind::Let && lv >= 0 && uses[lv] == cC[lv];
-        lens.push_back(j);
-      }
-      if (!okL) continue;
-      std::map<int, ExpP> s3;
-      Block mb = cloneFresh(m, cm.body, s3);
-      std::map<int, ExpP> repl;
-      for (size_t k = 0; k < P.outs.size(); ++k) repl[P.outs[k]] = pe.body.results[k];
-      replaceReads(mb, repl);
-      pe.body.stmts.insert(pe.body.stmts.end(), mb.stmts.begin(), mb.stmts.end());
-      pe.body.results = mb.results;
-      P.note = (P.note.empty() ? std::string("expand") : P.note) + "; fused with " +
-               (C.note.empty() ? std::string("map") : C.note);
-      ExpP newOut = varExp(m, cm.outs[0]);
-      auto reshape = [&](const ExpP &e) -> ExpP {
-        if (e->kind == Exp::Shape && e->args[0]->kind == Exp::Var && e->args[0]->var == P.outs[0] && e->axis == 0)
-          return shapeExp(newOut, 0);
-        return nullptr;
-      };
-      std::vector<StmtP> moved;
-      for (size_t j : lens) {
-        auto &lt = static_cast<Let &>(*b.stmts[j]);
-        lt.value = rewriteExp(lt.value, reshape);
-        moved.push_back(b.stmts[j]);
-      }
-      pe.outs = cm.outs;
-      StmtP fused = b.stmts[pi];
-      std::vector<StmtP> nb;
-      for (size_t j = 0; j < b.stmts.size(); ++j) {
-        if (j == pi || std::find(lens.begin(), lens.end(), j) != lens.end()) continue;
-        if (int(j) == ci) {
-          nb.push_back(fused);
-          nb.insert(nb.end(), moved.begin(), moved.end());
-          continue;
-        }
-        nb.push_back(b.stmts[j]);
-      }
-      b.stmts = std::move(nb);
-      return true;
-    }
-    if (isMap && C.kind == StmtKind::Expand) {
-      // map-expand: the producer's body goes into both the size and the body block.
-      auto &pm = static_cast<Map &>(P);
-      auto &ce = static_cast<Expand &>(C);
-      if (!sameDims(pm.dims, {ce.n})) continue;
-      bool okE = true;
-      for (int o : P.outs) {
-        int good = 0;
-        readsAtIndex(ce.size, o, {ce.index}, good);
-        readsAtIndex(ce.body, o, {ce.index}, good);
-        okE = okE && uses[o] == good;
-      }
-      okE = okE && uses[P.outs[0]] + 0 >= 0;
-      {
-        int anyE = 0;
-        for (int o : P.outs) { int g = 0; readsAtIndex(ce.size, o, {ce.index}, g); readsAtIndex(ce.body, o, {ce.index}, g); anyE += g; }
-        okE = okE && anyE > 0;
-      }
-      if (!okE) continue;
-      for (Block *blk : {&ce.size, &ce.body}) {
-        std::map<int, ExpP> sub;
-        sub[pm.index[0]] = varExp(m, ce.index);
-        Block pb = cloneFresh(m, pm.body, sub);
-        std::map<int, ExpP> repl;
-        for (size_t k = 0; k < P.outs.size(); ++k) repl[P.outs[k]] = pb.results[k];
-        replaceReads(*blk, repl);
-        blk->stmts.insert(blk->stmts.begin(), pb.stmts.begin(), pb.stmts.end());
-      }
-      if (!P.note.empty()) C.note += "; fused with " + P.note;
-      b.stmts.erase(b.stmts.begin() + pi);
-      return true;
-    }
-    Space cs;
-    if (!spaceOf(C, cs)) continue;
-    // All uses of P's outs are reads in C's body at C's own index.
-    bool ok = true;
-    // A Filter's consumer may also take its length (the Reduce's n).
-    int letUses = 0;
-    bool nIsShape = isFilter && C.kind == StmtKind::Reduce && isLengthOf(cs.dims[0], P.outs[0], b, uses, letUses);
-    int anyGood = 0;
-    for (int o : P.outs) {
-      int good = 0;
-      readsAtIndex(*cs.body, o, cs.index, good);
-      anyGood += good;
-      if (nIsShape && o == P.outs[0]) good++;
-      ok = ok && uses[o] == good;
-    }
-    ok = ok && anyGood > 0;
-    if (!ok) continue;
+    size_t cj = size_t(ci);
     if (isMap) {
-      auto &pm = static_cast<Map &>(P);
-      auto resolve = [&](std::vector<ExpP> ds) {
-        for (auto &d : ds)
-          if (d->kind == Exp::Var)
-            for (auto &st : b.stmts)
-              if (st->kind == StmtKind::Let && st->outs[0] == d->var) d = static_cast<const Let &>(*st).value;
-        return ds;
-      };
-      if (!sameDims(pm.dims, cs.dims) && !sameDims(resolve(pm.dims), resolve(cs.dims))) continue;
-      std::map<int, ExpP> sub;
-      for (size_t k = 0; k < pm.index.size(); ++k) sub[pm.index[k]] = varExp(m, cs.index[k]);
-      Block pb = cloneFresh(m, pm.body, sub);
-      std::map<int, ExpP> repl;
-      for (size_t k = 0; k < P.outs.size(); ++k) repl[P.outs[k]] = pb.results[k];
-      replaceReads(*cs.body, repl);
-      cs.body->stmts.insert(cs.body->stmts.begin(), pb.stmts.begin(), pb.stmts.end());
-      std::string note = C.note.empty() ? P.note : C.note;
-      if (!P.note.empty() && !C.note.empty() && C.note != P.note) note = C.note + "; fused with " + P.note;
-      C.note = note;
-      b.stmts.erase(b.stmts.begin() + pi);
-      return true;
-    }
-    // Filter -> Reduce.
-    if (C.kind != StmtKind::Reduce || !nIsShape) continue;
-    auto &pf = static_cast<Filter &>(P);
-    auto &cr = static_cast<Reduce &>(C);
-    // C's index may be used only in the reads of P.
-    std::map<int, int> cc;
-    countBlock(cr.body, cc);
-    int good = 0;
-    for (int o : P.outs) readsAtIndex(cr.body, o, {cr.index}, good);
-    if (cc[cr.index] != good) continue;
-    std::map<int, ExpP> sub;
-    int ni = m.newVar("i", scalarT(ScalarKind::Long));
-    sub[pf.index] = varExp(m, ni);
-    Block pb = cloneFresh(m, pf.body, sub);
-    std::map<int, ExpP> repl;
-    for (size_t k = 0; k < P.outs.size(); ++k) repl[P.outs[k]] = pb.results[k + 1];
-    Block guarded = cr.body;
-    replaceReads(guarded, repl);
-    auto g = std::make_shared<ir::If>();
-    g->cond = pb.results[0];
-    g->thenB = guarded;
-    g->elseB.results = cr.ne;
-    Block nb;
-    nb.stmts = pb.stmts;
-    for (auto &r : guarded.results) {
-      int o = m.newVar("e", r->type);
-      g->outs.push_back(o);
-      nb.results.push_back(varExp(m, o));
-    }
-    nb.stmts.push_back(g);
-    cr.body = nb;
-    cr.index = ni;
-    cr.n = pf.n;
-    C.note = C.note.empty() ? P.note : C.note + "; fused with " + P.note;
-    b.stmts.erase(b.stmts.begin() + pi);
-    return true;
-  }
-  // Horizontal fusion of independent Maps over the same space.
-  for (size_t i = 0; i < b.stmts.size(); ++i) {
-    if (b.stmts[i]->kind != StmtKind::Map || b.stmts[i]->outs.empty()) continue;
-    auto &a = static_cast<Map &>(*b.stmts[i]);
-    for (size_t j = i + 1; j < b.stmts.size(); ++j) {
-      std::map<int, int> c;
-      countStmt(*b.stmts[j], c);
-      bool dep = false;
-      for (int o : a.outs) dep = dep || c.count(o);
-      if (dep) break; // a later statement uses a's outputs: stop here
-      if (b.stmts[j]->kind != StmtKind::Map || b.stmts[j]->outs.empty()) continue;
-      auto &bm = static_cast<Map &>(*b.stmts[j]);
-      if (!sameDims(a.dims, bm.dims)) continue;
-      std::map<int, ExpP> sub;
-      for (size_t k = 0; k < a.index.size(); ++k) sub[a.index[k]] = varExp(m, bm.index[k]);
-      Block ab = cloneFresh(m, a.body, sub);
-      bm.body.stmts.insert(bm.body.stmts.begin(), ab.stmts.begin(), ab.stmts.end());
-      bm.body.results.insert(bm.body.results.begin(), ab.results.begin(), ab.results.end());
-      bm.outs.insert(bm.outs.begin(), a.outs.begin(), a.outs.end());
-      if (!a.note.empty()) bm.note = bm.note.empty() ? a.note : a.note + "; " + bm.note;
-      b.stmts.erase(b.stmts.begin() + i);
+      if (b.stmts[cj]->kind == StmtKind::Expand ? mapIntoExpand(c, pi, cj) : mapIntoConsumer(c, pi, cj)) return true;
+    } else if (filterIntoReduce(c, pi, cj) || filterIntoConsumer(c, pi, cj)) {
       return true;
     }
   }
+  // 2. One-statement rewrites.
+  for (size_t pi = 0; pi < b.stmts.size(); ++pi) {
+    if (countFilter(c, pi)) return true;
+    if (b.stmts[pi]->kind == StmtKind::Map && flattenViewedMap(c, pi)) return true;
+  }
+  // 3. Expand producers.
+  for (size_t pi = 0; pi < b.stmts.size(); ++pi) {
+    Stmt &P = *b.stmts[pi];
+    if (P.kind != StmtKind::Expand || static_cast<Expand &>(P).into == Expand::Reduce || anyResult(c, P.outs))
+      continue;
+    int ci = firstConsumer(b, pi, P.outs);
+    if (ci < 0) continue;
+    size_t cj = size_t(ci);
+    if (static_cast<Expand &>(P).into == Expand::Filter) {
+      if (filterIntoConsumer(c, pi, cj)) return true;
+    } else if (expandIntoConsumer(c, pi, cj) || expandIntoMap(c, pi, cj)) {
+      return true;
+    }
+  }
+  // 4. Horizontal.
+  if (fuseHorizontal(c.m, b)) return true;
   for (auto &s : b.stmts) {
     if (s->kind == StmtKind::If || s->kind == StmtKind::Loop) {
       bool changed = false;
-      forEachBlock(*s, [&](Block &in) { changed = changed || fuseBlock(m, in, uses, resultVars); });
+      forEachBlock(*s, [&](Block &in) {
+        if (changed) return;
+        Ctx inner{c.m, in, c.uses, c.resultVars};
+        changed = fuseBlock(inner);
+      });
       if (changed) return true;
     }
   }
   return false;
 }
+
+} // namespace
 
 bool fuse(ir::Module &m) {
   bool any = false;
@@ -491,7 +656,8 @@ bool fuse(ir::Module &m) {
       countBlock(f.body, uses);
       std::set<int> resultVars;
       for (auto &r : f.body.results) expVars(r, resultVars);
-      if (!fuseBlock(m, f.body, uses, resultVars)) break;
+      Ctx c{m, f.body, uses, resultVars};
+      if (!fuseBlock(c)) break;
       any = true;
     }
   }

@@ -598,6 +598,8 @@ struct Interp {
     }
     case StmtKind::Expand: {
       auto &x = static_cast<const Expand &>(s);
+      // The expanded elements in order, consumed as `into` says (IR.h).
+      std::vector<Value> acc = x.into == Expand::Reduce ? evalAll(x.ne) : std::vector<Value>{};
       int64_t n = idx(eval(x.n));
       std::vector<std::vector<Value>> rows;
       for (int64_t i = 0; i < n; ++i) {
@@ -606,10 +608,18 @@ struct Interp {
         for (int64_t j = 0; j < sz; ++j) {
           set(x.index, Value::scalarInt(i, ScalarKind::Long));
           set(x.inner, Value::scalarInt(j, ScalarKind::Long));
-          rows.push_back(block(x.body));
+          auto r = block(x.body);
+          switch (x.into) {
+          case Expand::Array: rows.push_back(std::move(r)); break;
+          case Expand::Reduce: acc = applyOp(x.op, acc, r); break;
+          case Expand::Filter:
+            if (r.at(0).i) rows.push_back(std::move(r));
+            break;
+          }
         }
       }
-      assignOuts(s, collect(s, rows));
+      if (x.into == Expand::Reduce) assignOuts(s, acc);
+      else assignOuts(s, collect(s, rows, x.into == Expand::Filter ? 1 : 0));
       break;
     }
     }

@@ -4,6 +4,8 @@
 //   3. fuse       (producer-consumer and horizontal), each round followed by
 //                 simplify + deadCode, until nothing fuses
 //   4. simplify, deadCode
+//   5. cse        (repeated subexpressions in device code)
+//   6. hoist      (loop-invariant Lets out of device loops), simplify, deadCode
 // Inlining happens during lowering (every internal call is inlined there).
 #include "Passes.h"
 #include "arrc/Lowering.h"
@@ -18,6 +20,10 @@ void optimize(ir::Module &module) {
     passes::simplify(module);
     passes::deadCode(module);
   }
+  passes::simplify(module);
+  passes::deadCode(module);
+  passes::cse(module);
+  passes::hoist(module);
   passes::simplify(module);
   passes::deadCode(module);
 }

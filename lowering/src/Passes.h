@@ -5,6 +5,8 @@
 
 namespace arrc::passes {
 void simplify(ir::Module &m);     // Simplify.cpp
-bool fuse(ir::Module &m);         // Fuse.cpp (returns true if something fused)
+bool fuse(ir::Module &m);         // Fuse.cpp + FuseHorizontal.cpp (true if something fused)
 void deadCode(ir::Module &m);     // DeadCode.cpp
+void cse(ir::Module &m);          // CSE.cpp (repeated subexpressions in device code)
+void hoist(ir::Module &m);        // Hoist.cpp (loop-invariant Lets out of device loops)
 } // namespace arrc::passes

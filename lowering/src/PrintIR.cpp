@@ -217,13 +217,20 @@ struct Printer {
     case StmtKind::SegReduce: soacOp(s, "segreduce", static_cast<const SegReduce &>(s), d); break;
     case StmtKind::Expand: {
       auto &x = static_cast<const Expand &>(s);
-      o << lhs(s) << "expand (" << v(x.index) << " < " << e(x.n) << ") size {\n";
+      static const char *into[] = {"expand", "expand into reduce", "expand into filter"};
+      o << lhs(s) << into[x.into] << " (" << v(x.index) << " < " << e(x.n) << ") size {\n";
       block(x.size, d + 1);
       ind(d);
       o << "} (" << v(x.inner) << ") {\n";
       block(x.body, d + 1);
       ind(d);
-      o << "}\n";
+      o << "}";
+      if (x.into == Expand::Reduce) {
+        o << " ";
+        lambda(x.op, d);
+        o << " ne (" << es(x.ne) << ")";
+      }
+      o << "\n";
       break;
     }
     }

@@ -1,5 +1,6 @@
 // Simplification: constant folding, copy propagation, shape propagation
-// (the extent of a Map's output is its dims), and CSE of pure scalar Lets.
+// (the extent of a Map's output is its dims, of a View its shape), and CSE
+// of pure scalar Lets (repeated subexpressions: CSE.cpp).
 #include "Passes.h"
 
 #include <map>
@@ -79,6 +80,8 @@ static ExpP fold(const ExpP &e) {
   case Exp::Select:
     if (constValue(e->args[0], a)) return a ? e->args[1] : e->args[2];
     if (sameExp(e->args[1], e->args[2])) return e->args[1];
+    if (e->type.elem == ScalarKind::Bool && constValue(e->args[1], a) && constValue(e->args[2], b))
+      return a ? e->args[0] : unaryExp(UnOp::Not, e->args[0]); // select(c, true, false) = c
     return nullptr;
   case Exp::Convert:
     if (isConst(e->args[0]) || e->args[0]->type.elem == e->type.elem) return convertExp(e->args[0], e->type.elem);
@@ -93,8 +96,9 @@ static ExpP fold(const ExpP &e) {
 
 namespace {
 struct Simplifier {
+  ir::Module &m;
   std::map<int, ExpP> sub;             // copy propagation
-  std::map<int, std::vector<ExpP>> mapDims; // Map outs -> dims
+  std::map<int, std::vector<ExpP>> mapDims; // Map / View outs -> extents
 
   ExpP rw(const ExpP &e) {
     return rewriteExp(e, [&](const ExpP &x) -> ExpP {
@@ -109,6 +113,36 @@ struct Simplifier {
       }
       return fold(x);
     });
+  }
+
+  // An If whose branches only yield scalar variables or constants becomes
+  // one Select per output (both sides are safe to evaluate).
+  bool selectIf(If &x, std::vector<StmtP> &out) {
+    if (!x.thenB.stmts.empty() || !x.elseB.stmts.empty()) return false;
+    for (auto *blk : {&x.thenB, &x.elseB})
+      for (auto &r : blk->results)
+        if ((r->kind != Exp::Var && r->kind != Exp::Const) || r->type.rank != 0) return false;
+    ExpP cond = x.cond;
+    if (cond->kind != Exp::Var && cond->kind != Exp::Const && x.outs.size() > 1) {
+      // One condition for all the Selects.
+      auto let = std::make_shared<Let>();
+      let->outs = {m.newVar("c", cond->type)};
+      let->value = cond;
+      out.push_back(let);
+      cond = varExp(m, let->outs[0]);
+    }
+    for (size_t k = 0; k < x.outs.size(); ++k) {
+      ExpP v = rw(selectExp(cond, x.thenB.results[k], x.elseB.results[k]));
+      if (v->kind == Exp::Var || v->kind == Exp::Const) {
+        sub[x.outs[k]] = v;
+        continue;
+      }
+      auto let = std::make_shared<Let>();
+      let->outs = {x.outs[k]};
+      let->value = v;
+      out.push_back(let);
+    }
+    return true;
   }
 
   void block(Block &b, std::map<std::string, ExpP> cse, bool host) {
@@ -149,11 +183,13 @@ struct Simplifier {
         }
       }
       bool soac = s->kind >= StmtKind::Map;
-      forEachBlock(*s, [&](Block &in) { block(in, soac ? std::map<std::string, ExpP>{} : cse, false); });
+      forEachBlock(*s, [&](Block &in) { block(in, soac ? std::map<std::string, ExpP>{} : cse, host && !soac); });
       if (s->kind == StmtKind::Map && host) {
         auto &m = static_cast<Map &>(*s);
         for (int o : s->outs) mapDims[o] = m.dims;
       }
+      if (s->kind == StmtKind::View && host) mapDims[s->outs[0]] = static_cast<View &>(*s).shape;
+      if (s->kind == StmtKind::If && selectIf(static_cast<If &>(*s), out)) continue;
       out.push_back(s);
     }
     b.stmts = std::move(out);
@@ -164,7 +200,7 @@ struct Simplifier {
 
 void simplify(ir::Module &m) {
   for (auto &f : m.functions) {
-    Simplifier s;
+    Simplifier s{m, {}, {}};
     s.block(f.body, {}, true);
   }
 }

@@ -3,7 +3,7 @@
 // and are consumed by a sequential fold; out-of-range indices into ranges and
 // shape mismatches raise through an in-body guard (a bounds-checked read of
 // a one-element Literal). Expand feeding a Map is fused; a sum of an
-// irregular comprehension stays Expand + Reduce.
+// irregular comprehension becomes one expand into reduce.
 // RUN: %arrc --emit=lowered %s | FileCheck %s
 // RUN: %arrc --emit=ir %s | FileCheck %s --check-prefix=IR
 export int[[*]] w(int n) = [sum(iota(5) with [x % 5] = 100) | x <- [0..<n]];
@@ -33,8 +33,8 @@ export int[[*]] em(int n) = map(\v -> v + 1, [x * y | x <- [0..<n], y <- [0..<x]
 // IR: yield ((x_{{[0-9]+}} * y_{{[0-9]+}}) + 1)
 export int tri(int n) = sum([x * y | x <- [0..<n], y <- [0..<x]]);
 // IR-LABEL: export tri(
-// IR: = expand (
-// IR: = reduce (
+// IR: = expand into reduce (
+// IR-NOT: = reduce (
 export int[[*]] lp(int n) = [sum(loop (a = iota(3)) for i < x do a with [i % 3] = i) | x <- [0..<n]];
 // CHECK-LABEL: export lp(
 // CHECK: = map (

@@ -19,7 +19,8 @@ export double[[*]] mapfilter(double[[*]] a) = filter(\y -> y > 1.0, [x * 2.0 | x
 // CHECK-NOT: = map (
 // CHECK: = filter (
 // CHECK-NEXT: let x_{{[0-9]+}}: double = a_{{[0-9]+}}[i_{{[0-9]+}}]
-// CHECK-NEXT: yield ((x_{{[0-9]+}} * 2.0) > 1.0), (x_{{[0-9]+}} * 2.0)
+// CHECK-NEXT: let [[E:cse_[0-9]+]]: double = (x_{{[0-9]+}} * 2.0)
+// CHECK-NEXT: yield ([[E]] > 1.0), [[E]]
 export int cnt(int[[*]] xs) = count(\x -> x > 2, xs);
 // CHECK-LABEL: export cnt(
 // CHECK-NOT: filter
@@ -30,5 +31,5 @@ export int[[*,*]] irr(int[[*]] xs) = [[x | x <- xs, x > i] | i <- [0..<3]];
 // CHECK-LABEL: export irr(
 // CHECK: inner sizes (runtime regularity check)
 // CHECK: check Irregular #{{[0-9]+}}
-// CHECK: // comprehension 29:38: nested map, inner size checked at run time (fill)
+// CHECK: // comprehension 30:38: nested map, inner size checked at run time (fill)
 // CHECK: write nest_

@@ -37,12 +37,14 @@ export int tri(int n) = sum([x * y | x <- [0..<n], y <- [0..<x]]);
 // LOW-LABEL: export tri(
 // LOW: = expand (
 // LOW: = reduce (
-// A sum of an irregular comprehension stays flat (expand + reduce, load
-// balanced); the head is computed in the expand, which yields one column.
+// A sum of an irregular comprehension stays flat (load balanced) and
+// materialises nothing: one expand into reduce whose body computes the head.
 // CHECK-LABEL: export tri(
-// CHECK: el_{{[0-9]+}}: int{{\[\[}}*]] = expand (
+// CHECK-NOT: = expand (
+// CHECK: red_{{[0-9]+}}: int = expand into reduce (
 // CHECK: yield (x_{{[0-9]+}} * y_{{[0-9]+}})
-// CHECK: (its elements computed in the expand)
-// CHECK-NEXT: red_{{[0-9]+}}: int = reduce (
-// CHECK-NEXT: yield el_{{[0-9]+}}[i_{{[0-9]+}}]
+// CHECK-NEXT: } op (x_{{[0-9]+}}: int, y_{{[0-9]+}}: int) {
+// CHECK-NEXT: yield (x_{{[0-9]+}} + y_{{[0-9]+}})
+// CHECK-NEXT: } ne (0)
+// CHECK-NOT: reduce (
 // CHECK-NOT: loop

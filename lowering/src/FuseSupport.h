@@ -1,0 +1,67 @@
+// Private: what the fusion rules (Fuse.cpp, FuseHorizontal.cpp) share: use
+// counts, "read only at the consumer's own index" tests, read replacement,
+// the index space of a SOAC, and DimFacts (which extents are known equal).
+#pragma once
+
+#include "Passes.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace arrc::passes {
+
+// Number of references of each variable (expressions and Write targets),
+// nested blocks included.
+void countExp(const ir::ExpP &e, std::map<int, int> &c);
+void countStmt(const ir::Stmt &s, std::map<int, int> &c);
+void countBlock(const ir::Block &b, std::map<int, int> &c);
+
+// The index space of a SOAC with one per-element body (Map, Reduce, Scan,
+// Filter, Scatter, Hist, SegScan, SegReduce; not Expand).
+struct Space {
+  std::vector<ir::ExpP> dims;
+  std::vector<int> index;
+  ir::Block *body = nullptr;
+};
+bool spaceOf(ir::Stmt &s, Space &sp);
+
+bool sameDims(const std::vector<ir::ExpP> &a, const std::vector<ir::ExpP> &b);
+
+// Adds to `good` the number of reads of `arr` in b at exactly the index vars idx.
+void readsAtIndex(const ir::Block &b, int arr, const std::vector<int> &idx, int &good);
+// Replaces every Read(arr, ...) in b by repl[arr].
+void replaceReads(ir::Block &b, const std::map<int, ir::ExpP> &repl);
+
+// True if n is the length of array `out`: Shape(out, 0), or a variable bound
+// by a Let of b to that value and used only here (then letUses = 1).
+bool isLengthOf(const ir::ExpP &n, int out, const ir::Block &b, std::map<int, int> &uses, int &letUses);
+
+// The index of the first statement after `pi` that uses one of `outs`
+// (a Let taking only the length Shape(outs[0], 0) is skipped), or -1.
+int firstConsumer(const ir::Block &b, size_t pi, const std::vector<int> &outs);
+
+// Equalities of host extents known before statement `upto` of a block:
+// Let-bound scalars are looked through, Shape of a Map output or a View is
+// its dims, and the two sides of each `==` asserted by an earlier Check
+// (Shape, ZipSize: `check ZipSize (a == b)`) are the same size.
+class DimFacts {
+public:
+  DimFacts(const ir::Block &b, size_t upto);
+  bool equal(const ir::ExpP &a, const ir::ExpP &b);
+  bool equalDims(const std::vector<ir::ExpP> &a, const std::vector<ir::ExpP> &b);
+  ir::ExpP canon(const ir::ExpP &e, int depth = 0);
+
+private:
+  std::string find(const std::string &k);
+  void assume(const ir::ExpP &cond);
+  std::map<int, ir::ExpP> lets_;
+  std::map<int, std::vector<ir::ExpP>> shapes_;
+  std::map<std::string, std::string> parent_;
+};
+
+// Horizontal fusion in one block (FuseHorizontal.cpp): true if it fused.
+bool fuseHorizontal(ir::Module &m, ir::Block &b);
+
+} // namespace arrc::passes

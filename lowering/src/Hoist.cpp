@@ -1,0 +1,103 @@
+// Loop-invariant code motion in device code (SOAC bodies and operators): in
+// a `for` Loop, a Let at the top of the loop body whose value uses nothing
+// the loop defines (its params, its index, a body statement that stays)
+// moves before the loop, inner loops first (so a value can leave several
+// loops). Pure values move as they are (integer division is safe in the IR).
+// A value with a bounds-checked read — typically an in-body guard
+// `ix + guard[select(ok, 0, 1)]!pos` over values fixed for the whole loop —
+// moves only if nothing before it in the body can raise, and then as
+// `if (count > 0) then value else 0`, so that the loop raises exactly when
+// and where it did: on its first iteration, before any other error.
+#include "Passes.h"
+
+namespace arrc::passes {
+using namespace ir;
+
+namespace {
+
+bool hasCheckedRead(const ExpP &e) {
+  if (!e) return false;
+  if (e->kind == Exp::Read && e->checkPos >= 0) return true;
+  for (auto &a : e->args)
+    if (hasCheckedRead(a)) return true;
+  return false;
+}
+
+bool mayRaise(const Stmt &s) {
+  bool r = false;
+  forEachExp(const_cast<Stmt &>(s), [&](ExpP &e) { r = r || hasCheckedRead(e); });
+  forEachBlock(s, [&](const Block &b) {
+    for (auto &t : b.stmts) r = r || mayRaise(*t);
+    for (auto &x : b.results) r = r || hasCheckedRead(x);
+  });
+  return r;
+}
+
+struct Hoister {
+  // Moves the invariant Lets of loop `lp` into `pre`.
+  void hoistFrom(ir::Loop &lp, std::vector<StmtP> &pre) {
+    std::set<int> inLoop(lp.params.begin(), lp.params.end());
+    inLoop.insert(lp.index);
+    for (auto &s : lp.body.stmts) stmtDefs(*s, inLoop);
+    bool raisedBefore = hasCheckedRead(lp.count);
+    for (auto &e : lp.init) raisedBefore = raisedBefore || hasCheckedRead(e);
+    std::vector<StmtP> keep;
+    for (auto &s : lp.body.stmts) {
+      bool moved = false;
+      if (s->kind == StmtKind::Let && s->note.empty()) {
+        auto &l = static_cast<Let &>(*s);
+        std::set<int> used;
+        expVars(l.value, used);
+        bool invariant = l.value->type.rank == 0;
+        for (int v : used) invariant = invariant && !inLoop.count(v);
+        bool checked = hasCheckedRead(l.value);
+        if (invariant && !checked) {
+          pre.push_back(s);
+          moved = true;
+        } else if (invariant && !raisedBefore) {
+          auto g = std::make_shared<ir::If>();
+          ExpP zero = constZero(lp.count->type.elem);
+          g->cond = binaryExp(BinOp::Gt, lp.count, zero);
+          g->thenB.results = {l.value};
+          g->elseB.results = {constZero(l.value->type.elem)};
+          g->outs = s->outs;
+          pre.push_back(g);
+          moved = true;
+        }
+        if (moved) inLoop.erase(s->outs[0]);
+      }
+      if (!moved) {
+        raisedBefore = raisedBefore || mayRaise(*s);
+        keep.push_back(s);
+      }
+    }
+    lp.body.stmts = std::move(keep);
+  }
+
+  void block(Block &b) {
+    std::vector<StmtP> out;
+    for (auto &s : b.stmts) {
+      forEachBlock(*s, [&](Block &in) { block(in); });
+      if (s->kind == StmtKind::Loop && static_cast<ir::Loop &>(*s).form == ir::Loop::For)
+        hoistFrom(static_cast<ir::Loop &>(*s), out);
+      out.push_back(s);
+    }
+    b.stmts = std::move(out);
+  }
+
+  void host(Block &b) {
+    for (auto &s : b.stmts) {
+      if (s->kind >= StmtKind::Map) forEachBlock(*s, [&](Block &in) { block(in); });
+      else if (s->kind == StmtKind::If || s->kind == StmtKind::Loop) forEachBlock(*s, [&](Block &in) { host(in); });
+    }
+  }
+};
+
+} // namespace
+
+void hoist(ir::Module &m) {
+  Hoister h;
+  for (auto &f : m.functions) h.host(f.body);
+}
+
+} // namespace arrc::passes
