@@ -159,22 +159,32 @@ int compileCommand(const CompileOptions &o) {
   return diag.hasErrors() ? 1 : 0;
 }
 
-int runCommand(const RunOptions &o) {
+bool compileForRun(const CompileOptions &o, std::ostream &diagnostics, Compiled &out) {
   SourceManager sm;
-  Diagnostics diag(sm, std::cerr);
-  diag.setWarningsAsErrors(o.compile.werror);
+  Diagnostics diag(sm, diagnostics);
+  diag.setWarningsAsErrors(o.werror);
   Program prog;
-  if (!runFrontend(o.compile, sm, diag, prog))
-    return 1;
+  if (!runFrontend(o, sm, diag, prog))
+    return false;
   TypeCheckOptions tco;
-  tco.warningsAsErrors = o.compile.werror;
+  tco.warningsAsErrors = o.werror;
   if (!typeCheck(prog, diag, tco))
+    return false;
+  if (!lowerProgram(prog, sm, diag, out.module))
+    return false;
+  optimize(out.module);
+  if (!prog.modules.empty())
+    for (auto &f : prog.modules[0].functions)
+      if (f && f->exported)
+        out.exportLines.push_back({f->name, f->span.begin.line});
+  return !diag.hasErrors();
+}
+
+int runCommand(const RunOptions &o) {
+  Compiled c;
+  if (!compileForRun(o.compile, std::cerr, c))
     return 1;
-  ir::Module irm;
-  if (!lowerProgram(prog, sm, diag, irm))
-    return 1;
-  optimize(irm);
-  return runModule(irm, RunRequest{o.compile.input, o.entry, o.args});
+  return runModule(c.module, RunRequest{o.compile.input, o.entry, o.args});
 }
 
 } // namespace arrc::driver
