@@ -390,7 +390,7 @@ int benchCommand(const BenchOptions &o) {
     Timing t = runOne(program.exe, f->name, s, o);
     if (!t.ok) {
       status = 1;
-      std::cerr << "arrc bench: error: " << diagnostic(t.error);
+      std::cerr << diagnostic(t.error, "arrc bench");
     }
     if (device.empty()) device = t.device;
     if (o.json) {

@@ -164,7 +164,12 @@ bool compileForRun(const CompileOptions &o, std::ostream &diagnostics, Compiled 
   Diagnostics diag(sm, diagnostics);
   diag.setWarningsAsErrors(o.werror);
   Program prog;
-  if (!runFrontend(o, sm, diag, prog))
+  bool parsed = runFrontend(o, sm, diag, prog);
+  if (!prog.modules.empty())
+    for (auto &f : prog.modules[0].functions)
+      if (f && f->exported)
+        out.exportLines.push_back({f->name, f->span.begin.line});
+  if (!parsed)
     return false;
   TypeCheckOptions tco;
   tco.warningsAsErrors = o.werror;
@@ -173,10 +178,6 @@ bool compileForRun(const CompileOptions &o, std::ostream &diagnostics, Compiled 
   if (!lowerProgram(prog, sm, diag, out.module))
     return false;
   optimize(out.module);
-  if (!prog.modules.empty())
-    for (auto &f : prog.modules[0].functions)
-      if (f && f->exported)
-        out.exportLines.push_back({f->name, f->span.begin.line});
   return !diag.hasErrors();
 }
 

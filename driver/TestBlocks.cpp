@@ -134,6 +134,13 @@ std::vector<std::string> commaList(const std::string &s) {
   return r;
 }
 
+// "name:" at the start of a block line.
+bool startsWithKey(const std::string &body) {
+  size_t k = 0;
+  while (k < body.size() && (std::isalnum(static_cast<unsigned char>(body[k])) || body[k] == '_')) ++k;
+  return k > 0 && k < body.size() && body[k] == ':';
+}
+
 class BlockParser {
 public:
   BlockParser(const std::string &source, std::vector<BlockError> &errors) : errors_(errors) {
@@ -151,7 +158,13 @@ public:
     size_t i = 0;
     while (i < lines_.size()) {
       CommentLine c = commentOf(lines_[i]);
-      if (!c.isComment || c.body.compare(0, 2, "==") != 0) {
+      if (c.isComment && c.body.rfind("arrc run ", 0) == 0 &&
+          (c.body.find("==>") != std::string::npos ||
+           (i + 1 < lines_.size() && commentOf(lines_[i + 1]).body.rfind("==>", 0) == 0)))
+        error(static_cast<int>(i + 1), c.col,
+              "an old `arrc run ... ==> value` line: `arrc test` reads `// == test` blocks "
+              "(scripts/migrate_run_lines.py converts these lines)");
+      if (!c.isComment || c.body.compare(0, 2, "==") != 0 || c.body.compare(0, 3, "==>") == 0) {
         ++i;
         continue;
       }
@@ -210,12 +223,15 @@ private:
     std::string t = trim(first);
     if (!t.empty()) v.add(t, line, valueCol);
     ++i;
-    // in:, out: and gen: values continue on the next comment lines while a bracket is open
+    // in:, out: and gen: values continue on the next comment lines that are
+    // not `key:` lines (a value never starts with a name and a colon)
     if (key == "in" || key == "out" || key == "gen") {
       int depth = depthChange(t);
-      while (depth > 0 && i < lines_.size()) {
+      while (i < lines_.size()) {
         CommentLine more = commentOf(lines_[i]);
-        if (!more.isComment || more.body.empty()) break;
+        if (!more.isComment || more.body.empty() || more.body.compare(0, 2, "==") == 0 ||
+            startsWithKey(more.body))
+          break;
         v.add(more.body, static_cast<int>(i + 1), more.col);
         depth += depthChange(more.body);
         ++i;

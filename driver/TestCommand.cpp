@@ -21,6 +21,7 @@
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <cstdlib>
 #include <thread>
 #include <unistd.h>
 
@@ -134,7 +135,8 @@ void prepare(FileJob &job, const TestOptions &o) {
           best = line;
           name = n;
         }
-      if (name.empty() && compiles) {
+      if (name.empty() && !compiles) name = "?";
+      if (name.empty()) {
         job.problems += diagnostic(job.path + ":" + std::to_string(b.line) + ":1: a test block must be " +
                                    "followed by an export (or name one with `entry:`)");
         ++job.problemCount;
@@ -300,6 +302,8 @@ void execute(FileJob &job, const TestOptions &o) {
 } // namespace
 
 int testCommand(const TestOptions &o) {
+  // the programs' "building OpenCL program" notices would interleave with the report
+  setenv("ARRC_QUIET", "1", 0);
   std::vector<FileJob> jobs;
   for (auto &p : o.paths) {
     std::error_code ec;
