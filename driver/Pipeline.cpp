@@ -10,10 +10,12 @@
 #include "arrc/Codegen.h"
 #include "Run.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <unistd.h>
 
@@ -157,6 +159,34 @@ int compileCommand(const CompileOptions &o) {
   }
   out.stream() << text;
   return diag.hasErrors() ? 1 : 0;
+}
+
+int listBuiltinsCommand(const std::string &stdlibDir) {
+  for (auto &name : intrinsicNames())
+    std::cout << "intrinsic " << name << "\n";
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (auto &e : fs::directory_iterator(stdlibDir, ec))
+    if (e.path().extension() == ".arr")
+      files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  if (files.empty()) {
+    std::cerr << "arrc: error: no stdlib found in '" << stdlibDir << "'\n";
+    return 1;
+  }
+  SourceManager sm;
+  Diagnostics diag(sm, std::cerr);
+  for (auto &f : files) {
+    std::ifstream in(f, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    Module m;
+    if (!parseSource(sm, diag, sm.add(f.string(), text), m))
+      return 1;
+    for (auto &fn : m.functions)
+      if (fn)
+        std::cout << "stdlib " << fn->name << " " << f.filename().string() << "\n";
+  }
+  return 0;
 }
 
 bool compileForRun(const CompileOptions &o, std::ostream &diagnostics, Compiled &out) {

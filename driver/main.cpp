@@ -1,6 +1,7 @@
 // arrc — the Arr compiler driver.
 //   arrc FILE.arr [-o OUT] [--emit=ast|typed|lowered|ir|opencl|header]
 //        [--target=opencl] [-I DIR]... [-Werror] [--no-stdlib]
+//   arrc --list-builtins
 //   arrc run FILE.arr [-e ENTRY] [ARG...]
 //   arrc test FILE|DIR... [--exclude TAG]... [-e ENTRY] [-j N] [--timeout S]
 //   arrc bench FILE.arr [-e ENTRY] [--size NAME=EXPR]... [--runs N] [--warmup N]
@@ -54,6 +55,9 @@ int main(int argc, char **argv) {
       ->type_name("opencl")
       ->check(CLI::IsMember({"opencl"}));
   addCommonOptions(app, compile, warnings);
+  bool listBuiltins = false;
+  app.add_flag("--list-builtins", listBuiltins,
+               "List the intrinsics and the stdlib's functions (callable without a definition)");
 
   RunOptions run;
   std::vector<std::string> runWarnings;
@@ -131,6 +135,8 @@ int main(int argc, char **argv) {
       bench.compile.stdlibDir = findStdlibDir(argv[0]);
       return benchCommand(bench);
     }
+    if (listBuiltins)
+      return listBuiltinsCommand(findStdlibDir(argv[0]));
     if (compile.input.empty()) {
       std::cerr << "arrc: error: no input file\n" << "Run with --help for more information.\n";
       return 2;
