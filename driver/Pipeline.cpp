@@ -163,7 +163,7 @@ int compileCommand(const CompileOptions &o) {
 
 int listBuiltinsCommand(const std::string &stdlibDir) {
   for (auto &name : intrinsicNames())
-    std::cout << "intrinsic " << name << "\n";
+    std::cout << "intrinsic " << name << " " << intrinsicSignature(name) << "\n";
   std::vector<fs::path> files;
   std::error_code ec;
   for (auto &e : fs::directory_iterator(stdlibDir, ec))
@@ -182,9 +182,22 @@ int listBuiltinsCommand(const std::string &stdlibDir) {
     Module m;
     if (!parseSource(sm, diag, sm.add(f.string(), text), m))
       return 1;
-    for (auto &fn : m.functions)
-      if (fn)
-        std::cout << "stdlib " << fn->name << " " << f.filename().string() << "\n";
+    for (auto &fn : m.functions) {
+      if (!fn)
+        continue;
+      std::string sig;
+      if (!fn->typeParams.empty()) {
+        sig = "<";
+        for (size_t i = 0; i < fn->typeParams.size(); ++i)
+          sig += (i ? ", " : "") + fn->typeParams[i];
+        sig += "> ";
+      }
+      sig += "(";
+      for (size_t i = 0; i < fn->params.size(); ++i)
+        sig += (i ? ", " : "") + toString(fn->params[i].type);
+      sig += ") -> " + toString(fn->result);
+      std::cout << "stdlib " << fn->name << " " << f.filename().string() << " " << sig << "\n";
+    }
   }
   return 0;
 }

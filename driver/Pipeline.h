@@ -45,8 +45,8 @@ bool compileForRun(const CompileOptions &options, std::ostream &diagnostics, Com
 int compileCommand(const CompileOptions &options);
 
 // `arrc --list-builtins`: every function a program can call without
-// defining it, one a line: "intrinsic NAME" (the compiler's table in
-// typecheck/) or "stdlib NAME FILE" (the `def`s of the stdlib directory).
+// defining it, one a line: "intrinsic NAME TYPE" (the compiler's table in
+// typecheck/) or "stdlib NAME FILE TYPE" (the `def`s of the stdlib directory).
 int listBuiltinsCommand(const std::string &stdlibDir);
 // `arrc run FILE.arr ...`
 int runCommand(const RunOptions &options);

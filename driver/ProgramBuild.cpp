@@ -137,7 +137,8 @@ BuiltProgram buildProgram(const ir::Module &m, const std::string &arrFile, const
     result.ok = true;
     return result;
   }
-  if (announce)
+  const char *quiet = std::getenv("ARRC_QUIET");
+  if (announce && !(quiet && *quiet && std::string(quiet) != "0"))
     std::cerr << tool << ": compiling the program for " << arrFile << " (cached afterwards)\u2026"
               << std::endl;
   fs::create_directories(root, ec);

@@ -28,7 +28,7 @@ struct BuiltProgram {
 
 // Builds (or finds in the cache) the harness of `module`. `tool` names the
 // command in messages ("arrc run"); with `announce`, a build that is not
-// cached says so on stderr first (it takes seconds).
+// cached says so on stderr first (it takes seconds; not with ARRC_QUIET=1).
 BuiltProgram buildProgram(const ir::Module &module, const std::string &arrFile, const std::string &tool,
                           bool announce);
 

@@ -37,7 +37,7 @@ dpkg -x "$deb" "$root"
 grep -q 'find_package(arrc 0.2 REQUIRED)' "$src/examples/cmake-consumer/CMakeLists.txt" || fail "consumer does not ask for 0.2"
 cmake -S "$src/examples/cmake-consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$root/usr" \
       -DCMAKE_BUILD_TYPE=Release > "$work/configure.log" || { cat "$work/configure.log"; fail "configure"; }
-grep -q "$root/usr/bin/arrc" "$work/consumer/CMakeCache.txt" || fail "the consumer did not use the packaged arrc"
+grep -q "arrc_DIR:PATH=$root/usr/lib/cmake/arrc" "$work/consumer/CMakeCache.txt" || fail "the consumer did not find the packaged arrc"
 cmake --build "$work/consumer" -j2 > "$work/build.log" || { cat "$work/build.log"; fail "build"; }
 "$work/consumer/consumer"
 

@@ -265,7 +265,7 @@ inline int run_mode(const Entry& e, int argc, char** argv, const char* arr_file)
     }
     call->run();
     call->print(std::cout);
-    std::cout << '\n';
+    std::cout << std::endl;  // before ~Context prints a profile (ARRC_PROFILE) on stderr
   } catch (const std::exception& err) {
     std::cout.flush();
     std::cerr << diagnostic(err.what(), arr_file);
