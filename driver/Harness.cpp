@@ -91,7 +91,8 @@ std::string harnessSource(const ir::Module &m, const std::string &arrFile) {
     const ir::Function &f = m.functions[k];
     o << "// " << f.name << "(" << signatureOf(f) << ")\n";
     o << "static std::unique_ptr<arrc::harness::Call> prepare_" << k
-      << "(arrc::Context &ctx, const std::vector<arrc::harness::Input> &in) {\n";
+      << "(arrc::Context &ctx, const std::vector<arrc::harness::Input> &"
+      << (f.paramTypes.empty() ? "/*in*/" : "in") << ") {\n";
     for (size_t i = 0; i < f.paramTypes.size(); ++i) {
       const TypeP &t = f.paramTypes[i];
       std::string name = i < f.paramNames.size() ? f.paramNames[i] : "";
