@@ -362,10 +362,12 @@ private:
           error(l, c, "gen: unclosed `[` in `" + item + "`");
           continue;
         }
-        for (auto &d : commaList(item.substr(1, close - 1))) {
-          if (d.empty()) error(l, c, "gen: empty extent in `" + item + "`");
-          a.dims.push_back(d);
-        }
+        std::string inside = trim(item.substr(1, close - 1));
+        if (!inside.empty())  // `[]`: a random scalar
+          for (auto &d : commaList(inside)) {
+            if (d.empty()) error(l, c, "gen: empty extent in `" + item + "`");
+            a.dims.push_back(d);
+          }
         std::string rest = item.substr(close + 1);
         if (!rest.empty()) {
           size_t dots = rest.find("..");
