@@ -141,6 +141,18 @@ bool startsWithKey(const std::string &body) {
   return k > 0 && k < body.size() && body[k] == ':';
 }
 
+// The start of a value continued from the line before: a bracket, a
+// number, a literal word, or `=` (a gen: literal).
+bool looksLikeValue(const std::string &body) {
+  if (body.empty()) return false;
+  if (std::string("[]()-+.,=").find(body[0]) != std::string::npos ||
+      std::isdigit(static_cast<unsigned char>(body[0])))
+    return true;
+  for (const char *w : {"true", "false", "nan", "inf"})
+    if (body.rfind(w, 0) == 0) return true;
+  return false;
+}
+
 class BlockParser {
 public:
   BlockParser(const std::string &source, std::vector<BlockError> &errors) : errors_(errors) {
@@ -182,10 +194,24 @@ public:
       while (i < lines_.size()) {
         CommentLine item = commentOf(lines_[i]);
         if (!item.isComment || item.body.empty() || item.body.compare(0, 2, "==") == 0) break;
+        // prose (a line that is not `key:`, or a capitalised `Note:`) ends
+        // the block, so a doc comment may follow it directly
+        if (!startsWithKey(item.body) || std::isupper(static_cast<unsigned char>(item.body[0]))) break;
         if (ok) i = parseItem(b, i, item);
         else ++i;
       }
       b.lastLine = static_cast<int>(i);
+      // keys in the rest of this comment are cases that no block holds
+      for (size_t k = i; k < lines_.size(); ++k) {
+        CommentLine rest = commentOf(lines_[k]);
+        if (!rest.isComment || rest.body.compare(0, 2, "==") == 0) break;
+        for (const char *key : {"in:", "out:", "error:", "gen:"})
+          if (rest.body.rfind(key, 0) == 0)
+            error(static_cast<int>(k + 1), rest.col,
+                  std::string("`") + key + "` outside a block: the block above ended at line " +
+                      std::to_string(i) + " (a block ends at an empty `//` line or at a line that is "
+                      "not `key: value`)");
+      }
       if (!ok) continue;
       finish(b);
       blocks.push_back(std::move(b));
@@ -230,7 +256,7 @@ private:
       while (i < lines_.size()) {
         CommentLine more = commentOf(lines_[i]);
         if (!more.isComment || more.body.empty() || more.body.compare(0, 2, "==") == 0 ||
-            startsWithKey(more.body))
+            startsWithKey(more.body) || (depth <= 0 && !looksLikeValue(more.body)))
           break;
         v.add(more.body, static_cast<int>(i + 1), more.col);
         depth += depthChange(more.body);

@@ -75,6 +75,29 @@ TEST_CASE("several blocks back to back, and an indented comment") {
   CHECK(blocks[1].cases[0].expect == TestCase::Expect::Nothing);
 }
 
+TEST_CASE("prose ends a block; keys left outside a block are errors") {
+  std::vector<BlockError> errors;
+  auto blocks = parse("// == test\n// in: 1\n// out: 2\n// Doubles x (a doc comment).\n"
+                      "// Note: no block here.\nexport int f(int x) = 2 * x;\n",
+                      errors);
+  CHECK(errors.empty());
+  REQUIRE(blocks.size() == 1);
+  CHECK(blocks[0].lastLine == 3);
+  CHECK(blocks[0].cases.size() == 1);
+
+  parse("// == test\n// in: 1\n// out: 1\n//\n// in: 2\n// out: 2\n", errors);
+  REQUIRE(errors.size() == 2);
+  CHECK(errors[0].line == 5);
+  CHECK(errors[0].message.find("`in:` outside a block") != std::string::npos);
+  CHECK(errors[1].line == 6);
+
+  // a value continues on a line that starts like a value, or while a bracket is open
+  blocks = parse("// == test\n// in: [true,\n// false] 1\n//  -2\n// out: 0\n", errors);
+  CHECK(errors.empty());
+  REQUIRE(blocks[0].cases.size() == 1);
+  CHECK(blocks[0].cases[0].args.size() == 3);
+}
+
 TEST_CASE("errors name the line and column") {
   std::vector<BlockError> errors;
   parse("// == test\n// in: [1, 2\n// out: 1\n", errors);
