@@ -242,11 +242,7 @@ ContextImpl::~ContextImpl() {
   if (err_buf) clReleaseMemObject(err_buf);
   for (cl_mem m : {scan_ctl, scan_aggs, scan_incs})
     if (m) clReleaseMemObject(m);
-  if (pinned) {
-    if (pinned_ptr) clEnqueueUnmapMemObject(queue, pinned, pinned_ptr, 0, nullptr, nullptr);
-    clFinish(queue);
-    clReleaseMemObject(pinned);
-  }
+  release_staging(*this);
   if (queue) clReleaseCommandQueue(queue);
   if (context) clReleaseContext(context);
 }
@@ -629,6 +625,7 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
   }
 
   if (const char* fp = getenv_nonempty("ARRC_FORCE_PINNED")) c.force_pinned = std::strcmp(fp, "0") != 0;
+  detail::init_staging(c);
 
   if (!opt.cache_dir.empty()) {
     c.cache_dir = opt.cache_dir == "-" ? "" : opt.cache_dir;
@@ -647,7 +644,9 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
   c.queue = clCreateCommandQueue(c.context, c.device,
                                  c.profile ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
   check_cl(err, "clCreateCommandQueue");
-  c.err_buf = clCreateBuffer(c.context, CL_MEM_READ_WRITE, 64, nullptr, &err);
+  // the record (64 bytes), then room for a small result read with it
+  // (read_checked)
+  c.err_buf = clCreateBuffer(c.context, CL_MEM_READ_WRITE, 64 + Context::kCheckedReadMax, nullptr, &err);
   check_cl(err, "clCreateBuffer(error buffer)");
   int64_t zeros[8] = {};
   check_cl(clEnqueueWriteBuffer(c.queue, c.err_buf, CL_TRUE, 0, 64, zeros, 0, nullptr, nullptr),
@@ -707,6 +706,7 @@ void Context::enqueue(cl_kernel k, const NDRange& global, const NDRange& local) 
   for (size_t i = 0; i < global.dims; ++i)
     if (global.v[i] == 0) return;
   auto& c = *impl_;
+  ++c.launches;
   cl_event ev = nullptr;
   cl_int err = clEnqueueNDRangeKernel(c.queue, k, static_cast<cl_uint>(global.dims), nullptr,
                                       global.v, local.dims ? local.v : nullptr, 0, nullptr,
@@ -716,6 +716,12 @@ void Context::enqueue(cl_kernel k, const NDRange& global, const NDRange& local) 
     check_cl(err, what.c_str());
   }
   if (ev) c.track(ev, detail::kernel_name_of(k).c_str(), 0);
+}
+
+uint64_t Context::launch_count() const { return impl_->launches; }
+uint64_t Context::blocking_read_count() const {
+  const TransferStats t = transfer_stats();
+  return t.direct_reads + t.staged_reads + t.small_reads;
 }
 
 BufferPtr Context::alloc(size_t bytes) { return detail::alloc(*impl_, impl_, bytes); }
@@ -773,99 +779,6 @@ PoolStats Context::pool_stats() const {
   return impl_->pool;
 }
 
-// Transfers of this size and up go through the pinned staging buffer
-// (ARRC_PINNED_MIN overrides, for measurements).
-static const size_t kPinnedThreshold = [] {
-  const char* v = std::getenv("ARRC_PINNED_MIN");
-  return (v && *v) ? static_cast<size_t>(std::strtoull(v, nullptr, 10)) : size_t{1} << 20;
-}();
-static constexpr size_t kPinnedChunk = 32 << 20;
-// Reads up to this size take the low-latency path of host_read.
-static constexpr size_t kSmallRead = 4096;
-
-static bool ensure_pinned(detail::ContextImpl& c) {
-  if (c.unified_memory && !c.force_pinned) return false;
-  if (c.pinned) return c.pinned_ptr != nullptr;
-  cl_int err = CL_SUCCESS;
-  c.pinned = clCreateBuffer(c.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, kPinnedChunk,
-                            nullptr, &err);
-  if (err != CL_SUCCESS) {
-    c.pinned = nullptr;
-    c.unified_memory = true;  // do not try again
-    c.force_pinned = false;
-    return false;
-  }
-  c.pinned_ptr = clEnqueueMapBuffer(c.queue, c.pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                    kPinnedChunk, 0, nullptr, nullptr, &err);
-  if (err != CL_SUCCESS) c.pinned_ptr = nullptr;
-  c.pinned_bytes = kPinnedChunk;
-  return c.pinned_ptr != nullptr;
-}
-
-namespace detail {
-void host_write(ContextImpl& c, cl_mem dst, size_t off, size_t bytes, const void* src) {
-  if (bytes == 0) return;
-  const char* s = static_cast<const char*>(src);
-  if (bytes >= kPinnedThreshold && ensure_pinned(c)) {
-    for (size_t done = 0; done < bytes;) {
-      size_t n = std::min(bytes - done, c.pinned_bytes);
-      std::memcpy(c.pinned_ptr, s + done, n);
-      cl_event ev = nullptr;
-      check_cl(clEnqueueWriteBuffer(c.queue, dst, CL_TRUE, off + done, n, c.pinned_ptr, 0,
-                                    nullptr, c.profile ? &ev : nullptr),
-               "host-to-device copy");
-      c.track(ev, "[write host->device]", n);
-      done += n;
-    }
-    return;
-  }
-  cl_event ev = nullptr;
-  check_cl(clEnqueueWriteBuffer(c.queue, dst, CL_TRUE, off, bytes, s, 0, nullptr,
-                                c.profile ? &ev : nullptr),
-           "host-to-device copy");
-  c.track(ev, "[write host->device]", bytes);
-}
-
-void host_read(ContextImpl& c, cl_mem src, size_t off, size_t bytes, void* dst) {
-  if (bytes == 0) return;
-  char* d = static_cast<char*>(dst);
-  if (bytes >= kPinnedThreshold && ensure_pinned(c)) {
-    for (size_t done = 0; done < bytes;) {
-      size_t n = std::min(bytes - done, c.pinned_bytes);
-      cl_event ev = nullptr;
-      check_cl(clEnqueueReadBuffer(c.queue, src, CL_TRUE, off + done, n, c.pinned_ptr, 0,
-                                   nullptr, c.profile ? &ev : nullptr),
-               "device-to-host copy");
-      c.track(ev, "[read device->host]", n);
-      std::memcpy(d + done, c.pinned_ptr, n);
-      done += n;
-    }
-    return;
-  }
-  cl_event ev = nullptr;
-  if (bytes <= kSmallRead && ensure_pinned(c)) {
-    // a count or a scalar: into pinned memory, then wait on its event
-    // (2-3 us less per round trip than a blocking read on the H100:
-    // `arrc_bench_runtime --sync-probe`)
-    check_cl(clEnqueueReadBuffer(c.queue, src, CL_FALSE, off, bytes, c.pinned_ptr, 0, nullptr,
-                                 &ev),
-             "device-to-host copy");
-    cl_int err = clWaitForEvents(1, &ev);
-    if (err != CL_SUCCESS) clReleaseEvent(ev);
-    check_cl(err, "device-to-host copy");
-    std::memcpy(d, c.pinned_ptr, bytes);
-    if (c.profile) c.track(ev, "[read device->host]", bytes);
-    else clReleaseEvent(ev);
-    return;
-  }
-  check_cl(clEnqueueReadBuffer(c.queue, src, CL_TRUE, off, bytes, d, 0, nullptr,
-                               c.profile ? &ev : nullptr),
-           "device-to-host copy");
-  c.track(ev, "[read device->host]", bytes);
-}
-
-}  // namespace detail
-
 void Context::write(cl_mem dst, size_t off, size_t bytes, const void* src) {
   detail::host_write(*impl_, dst, off, bytes, src);
 }
@@ -907,10 +820,10 @@ void Context::finish() { check_cl(clFinish(impl_->queue), "clFinish"); }
 
 cl_mem Context::error_buffer() const { return impl_->err_buf; }
 
-void Context::check_errors(const char* const* positions, size_t count) {
-  auto& c = *impl_;
-  int64_t rec[5];
-  detail::host_read(c, c.err_buf, 0, sizeof rec, rec);
+namespace {
+// Throws the error in the record `rec` (after resetting the device's copy).
+void raise_recorded(detail::ContextImpl& c, const int64_t* rec, const char* const* positions,
+                    size_t count) {
   int32_t code;
   std::memcpy(&code, &rec[0], 4);
   if (code == 0) return;
@@ -922,6 +835,34 @@ void Context::check_errors(const char* const* positions, size_t count) {
   if (positions && rec[1] >= 0 && static_cast<size_t>(rec[1]) < count && positions[rec[1]])
     pos = positions[rec[1]];
   throw Error(format_error(static_cast<ErrorCode>(code), pos, rec[2], rec[3], rec[4]));
+}
+}  // namespace
+
+void Context::check_errors(const char* const* positions, size_t count) {
+  auto& c = *impl_;
+  int64_t rec[5];
+  detail::host_read(c, c.err_buf, 0, sizeof rec, rec);
+  raise_recorded(c, rec, positions, count);
+}
+
+void Context::read_checked(cl_mem src, size_t off, size_t bytes, void* dst,
+                           const char* const* positions, size_t count) {
+  if (bytes > kCheckedReadMax) {
+    read(src, off, bytes, dst);
+    check_errors(positions, count);
+    return;
+  }
+  auto& c = *impl_;
+  // one round trip: the result is copied next to the record, both read at once
+  unsigned char buf[64 + kCheckedReadMax];
+  if (bytes > 0)
+    check_cl(clEnqueueCopyBuffer(c.queue, src, c.err_buf, off, 64, bytes, 0, nullptr, nullptr),
+             "copying a result next to the error record");
+  detail::host_read(c, c.err_buf, 0, 64 + bytes, buf);
+  int64_t rec[5];
+  std::memcpy(rec, buf, sizeof rec);
+  raise_recorded(c, rec, positions, count);
+  std::memcpy(dst, buf + 64, bytes);
 }
 
 bool Context::profiling() const { return impl_->profile; }

@@ -3,6 +3,8 @@
 
 #include <arrc/context.h>
 
+#include "transfer.h"
+
 #include <map>
 #include <mutex>
 #include <string>
@@ -23,6 +25,7 @@ struct ProfileEvent {
 };
 
 struct ContextImpl {
+  uint64_t launches = 0;  // Context::launch_count()
   cl_platform_id platform = nullptr;
   cl_device_id device = nullptr;
   cl_context context = nullptr;
@@ -62,10 +65,8 @@ struct ContextImpl {
   size_t scan_words = 0;
   uint32_t scan_epoch = 0;
 
-  // pinned staging buffer for large host<->device transfers (non-unified devices)
-  cl_mem pinned = nullptr;
-  void* pinned_ptr = nullptr;
-  size_t pinned_bytes = 0;
+  // pinned staging of host transfers (transfer.h)
+  Staging staging;
 
   // profiling
   std::vector<ProfileEvent> events;
@@ -87,6 +88,9 @@ struct ContextImpl {
 };
 
 size_t size_class(size_t bytes);
+// Host transfers (transfer.cpp). host_write returns once `src` may be reused
+// (a staged write's last DMAs may still run: the queue is in order);
+// host_read returns with the data in `dst`.
 void host_write(ContextImpl& c, cl_mem dst, size_t off, size_t bytes, const void* src);
 void host_read(ContextImpl& c, cl_mem src, size_t off, size_t bytes, void* dst);
 std::string kernel_name_of(cl_kernel k);

@@ -52,7 +52,7 @@ ARRC_SHFL_$N(arrc_shup_$N, arrc_nv_shup)
 ARRC_SHFL_$N(arrc_shdown_$N, arrc_nv_shdown)
 ARRC_SHFL_$N(arrc_shidx_$N, arrc_nv_shidx)
 // Inclusive scan across the 32 lanes of a warp.
-inline $S arrc_warp_scan_$N($S x, int lane) {
+inline $S arrc_warp_scan_$N($S x, int lane ARRC_OP_PARAMS) {
   for (uint d = 1; d < 32; d <<= 1) {
     $S y = arrc_shup_$N(x, d);
     if (lane >= d) x = $OP(y, x);
@@ -63,15 +63,15 @@ inline $S arrc_warp_scan_$N($S x, int lane) {
 // *total gets the sum of all. Warp scans by shuffles, then one warp scans
 // the warp totals: two barriers. sh: ARRC_SH elements, not written again
 // by the caller before its next barrier.
-inline $S arrc_wg_scan_$N($S x, __local $S* sh, $S* total) {
+inline $S arrc_wg_scan_$N($S x, __local $S* sh, $S* total ARRC_OP_PARAMS) {
   int lid = get_local_id(0), lane = lid & 31, w = lid >> 5;
-  $S y = arrc_warp_scan_$N(x, lane);
+  $S y = arrc_warp_scan_$N(x, lane ARRC_OP_ARGS);
   $S e = arrc_shup_$N(y, 1);
   if (lane == 31) sh[w] = y;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (w == 0) {
     $S s = lane < WG / 32 ? sh[lane] : $NE;
-    sh[32 + lane] = arrc_warp_scan_$N(s, lane);
+    sh[32 + lane] = arrc_warp_scan_$N(s, lane ARRC_OP_ARGS);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   *total = sh[32 + WG / 32 - 1];
@@ -81,7 +81,7 @@ inline $S arrc_wg_scan_$N($S x, __local $S* sh, $S* total) {
 #else
 // Exclusive work-group scan (Kogge-Stone over local memory), as above.
 // sh: ARRC_SH elements.
-inline $S arrc_wg_scan_$N($S x, __local $S* sh, $S* total) {
+inline $S arrc_wg_scan_$N($S x, __local $S* sh, $S* total ARRC_OP_PARAMS) {
   int lid = get_local_id(0);
   sh[lid] = x;
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -138,7 +138,7 @@ inline $S arrc_tile_value_$N(__global ulong* buf, int k, uint w0, uint epoch) {
 // once. Each 32-tile chunk, nearest first, is combined up to the nearest
 // inclusive prefix by a shuffle tree.
 inline $S arrc_warp_lookback_$N(int t, $S total, __global ulong* aggs, __global ulong* incs,
-                                uint epoch) {
+                                uint epoch ARRC_OP_PARAMS) {
   int lid = get_local_id(0);
   if (t == 0) {
     if (lid == 0) arrc_publish_$N(incs, 0, total, epoch);
@@ -190,16 +190,16 @@ inline $S arrc_warp_lookback_$N(int t, $S total, __global ulong* aggs, __global 
 // the portable version's scratch, unused here.
 inline $S arrc_tile_scan_$N($S x, int t, __global ulong* aggs, __global ulong* incs, uint epoch,
                             __local $S* sh, __local $S* lv, __local int* lf, __local int* lctl,
-                            __local $S* lex, $S* prefix, $S* total) {
+                            __local $S* lex, $S* prefix, $S* total ARRC_OP_PARAMS) {
   int lid = get_local_id(0), lane = lid & 31, w = lid >> 5;
-  $S y = arrc_warp_scan_$N(x, lane);
+  $S y = arrc_warp_scan_$N(x, lane ARRC_OP_ARGS);
   $S e = arrc_shup_$N(y, 1);
   if (lane == 31) sh[w] = y;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (w == 0) {
-    $S s = arrc_warp_scan_$N(lane < WG / 32 ? sh[lane] : $NE, lane);
+    $S s = arrc_warp_scan_$N(lane < WG / 32 ? sh[lane] : $NE, lane ARRC_OP_ARGS);
     $S tot = arrc_shidx_$N(s, WG / 32 - 1);
-    $S p = arrc_warp_lookback_$N(t, tot, aggs, incs, epoch);
+    $S p = arrc_warp_lookback_$N(t, tot, aggs, incs, epoch ARRC_OP_ARGS);
     sh[32 + lane] = $OP(p, s);
     if (lane == 0) { sh[64] = p; sh[65] = tot; }
   }
@@ -214,7 +214,8 @@ inline $S arrc_tile_scan_$N($S x, int t, __global ulong* aggs, __global ulong* i
 // barrier). ARRC_LB work-items each wait for one earlier tile; work-item 0
 // combines the window up to the nearest inclusive prefix.
 inline $S arrc_lookback_$N(int t, $S total, __global ulong* aggs, __global ulong* incs, uint epoch,
-                           __local $S* lv, __local int* lf, __local int* lctl, __local $S* lex) {
+                           __local $S* lv, __local int* lf, __local int* lctl, __local $S* lex
+                           ARRC_OP_PARAMS) {
   int lid = get_local_id(0);
   if (t == 0) {
     if (lid == 0) { arrc_publish_$N(incs, 0, total, epoch); *lex = $NE; }
@@ -266,9 +267,9 @@ inline $S arrc_lookback_$N(int t, $S total, __global ulong* aggs, __global ulong
 // Tile scan (as in the NVIDIA version): work-group scan, then look-back.
 inline $S arrc_tile_scan_$N($S x, int t, __global ulong* aggs, __global ulong* incs, uint epoch,
                             __local $S* sh, __local $S* lv, __local int* lf, __local int* lctl,
-                            __local $S* lex, $S* prefix, $S* total) {
-  $S ex = arrc_wg_scan_$N(x, sh, total);
-  *prefix = arrc_lookback_$N(t, *total, aggs, incs, epoch, lv, lf, lctl, lex);
+                            __local $S* lex, $S* prefix, $S* total ARRC_OP_PARAMS) {
+  $S ex = arrc_wg_scan_$N(x, sh, total ARRC_OP_ARGS);
+  *prefix = arrc_lookback_$N(t, *total, aggs, incs, epoch, lv, lf, lctl, lex ARRC_OP_ARGS);
   return $OP(*prefix, ex);
 }
 #endif
@@ -297,7 +298,7 @@ inline const char* kScan = R"CLC(
 #define LPAD(i) ((i) + ((i) >> 5))
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void arrc_scan(long n, int inclusive, __global int* ctl, __global ulong* aggs, __global ulong* incs,
-               uint epoch ARRC_PARAMS) {
+               uint epoch ARRC_PARAMS ARRC_OP_PARAMS) {
   __local ST tile[LPAD(TILE) + 1];
   __local ST sums[ARRC_SH];
   __local ST lv[ARRC_LB];
@@ -336,7 +337,8 @@ void arrc_scan(long n, int inclusive, __global int* ctl, __global ulong* aggs, _
     for (int j = 1; j < cnt; ++j) acc = arrc_sop(acc, wt[LPAD(lane * VT + j)]);
   }
   ST prefix, total;
-  ST run = arrc_tile_scan_s(acc, t, aggs, incs, epoch, sums, lv, lf, &lctl, &lex, &prefix, &total);
+  ST run = arrc_tile_scan_s(acc, t, aggs, incs, epoch, sums, lv, lf, &lctl, &lex, &prefix, &total
+                            ARRC_OP_ARGS);
   for (int j = 0; j < cnt; ++j) {
     ST x = wt[LPAD(lane * VT + j)];
     ST nx = arrc_sop(run, x);
@@ -354,12 +356,10 @@ void arrc_scan(long n, int inclusive, __global int* ctl, __global ulong* aggs, _
 }
 )CLC";
 
-// Reduction: commutative (grid-stride) partial pass, ordered (tile) partial
-// pass, and an ordered final pass.
-inline const char* kReduce = R"CLC(
-#define TILE (WG * VT)
-#define LPAD(i) ((i) + ((i) >> 5))
-inline T arrc_wg_reduce_ordered(T x, __local T* sh) {
+// Ordered work-group reduction of one value per work-item, and the final
+// pass of every two-stage reduction (one work-group folds the partials).
+inline const char* kReduceFinal = R"CLC(
+inline T arrc_wg_reduce_ordered(T x, __local T* sh ARRC_OP_PARAMS) {
   int lid = get_local_id(0);
   sh[lid] = x;
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -372,7 +372,26 @@ inline T arrc_wg_reduce_ordered(T x, __local T* sh) {
   return r;
 }
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void arrc_reduce_comm(long n, __global T* partial ARRC_PARAMS) {
+void arrc_reduce_final(long m, __global const T* partial, __global T* out, long out_index
+                       ARRC_OP_PARAMS) {
+  __local T sh[WG];
+  int lid = get_local_id(0);
+  long chunk = (m + WG - 1) / WG;
+  long a = lid * chunk, b = min(m, a + chunk);
+  T acc = ARRC_NE;
+  for (long i = a; i < b; ++i) acc = arrc_op(acc, partial[i]);
+  T r = arrc_wg_reduce_ordered(acc, sh ARRC_OP_ARGS);
+  if (lid == 0) out[out_index] = r;
+}
+)CLC";
+
+// Reduction of arrc_load(i): commutative (grid-stride) or ordered (tile)
+// partial pass; then kReduceFinal.
+inline const char* kReduce = R"CLC(
+#define TILE (WG * VT)
+#define LPAD(i) ((i) + ((i) >> 5))
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_reduce_comm(long n, __global T* partial ARRC_PARAMS ARRC_OP_PARAMS) {
   __local T sh[WG];
   long G = get_global_size(0);
   long i = get_global_id(0);
@@ -385,12 +404,12 @@ void arrc_reduce_comm(long n, __global T* partial ARRC_PARAMS) {
     acc = arrc_op(acc, arrc_op(arrc_op(a0, a1), arrc_op(a2, a3)));
   }
   for (; i < n; i += G) acc = arrc_op(acc, arrc_load(i ARRC_ARGS));
-  T r = arrc_wg_reduce_ordered(acc, sh);
+  T r = arrc_wg_reduce_ordered(acc, sh ARRC_OP_ARGS);
   if (get_local_id(0) == 0) partial[get_group_id(0)] = r;
 }
 // Each group reduces the contiguous chunk [g*chunk, (g+1)*chunk) in order.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void arrc_reduce_ordered(long n, long chunk, __global T* partial ARRC_PARAMS) {
+void arrc_reduce_ordered(long n, long chunk, __global T* partial ARRC_PARAMS ARRC_OP_PARAMS) {
   __local T tile[LPAD(TILE) + 1];
   __local T sh[WG];
   int lid = get_local_id(0);
@@ -407,21 +426,10 @@ void arrc_reduce_ordered(long n, long chunk, __global T* partial ARRC_PARAMS) {
     int cnt = rem <= 0 ? 0 : (rem >= VT ? VT : (int)rem);
     T a = ARRC_NE;
     for (int j = 0; j < cnt; ++j) a = arrc_op(a, tile[LPAD(lid * VT + j)]);
-    T r = arrc_wg_reduce_ordered(a, sh);
+    T r = arrc_wg_reduce_ordered(a, sh ARRC_OP_ARGS);
     acc = arrc_op(acc, r);
   }
   if (lid == 0) partial[get_group_id(0)] = acc;
-}
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void arrc_reduce_final(long m, __global const T* partial, __global T* out, long out_index) {
-  __local T sh[WG];
-  int lid = get_local_id(0);
-  long chunk = (m + WG - 1) / WG;
-  long a = lid * chunk, b = min(m, a + chunk);
-  T acc = ARRC_NE;
-  for (long i = a; i < b; ++i) acc = arrc_op(acc, partial[i]);
-  T r = arrc_wg_reduce_ordered(acc, sh);
-  if (lid == 0) out[out_index] = r;
 }
 )CLC";
 
@@ -489,7 +497,7 @@ void arrc_compact(long n, __global int* ctl, __global ulong* aggs, __global ulon
     arrc_compact_rows(n, base + (long)s * TILE, vals, masks, rows ARRC_ARGS);
     barrier(CLK_LOCAL_MEM_FENCE);
     CT stotal;
-    CT ex = arrc_wg_scan_c(lid < VT * NWARP ? rows[lid] : 0, sums, &stotal);
+    CT ex = arrc_wg_scan_c(lid < VT * NWARP ? rows[lid] : 0, sums, &stotal ARRC_OP_ARGS);
     if (lid < VT * NWARP) rows[lid] = ex;
     barrier(CLK_LOCAL_MEM_FENCE);
     arrc_compact_place(vals, masks, rows, -acc, tile);
@@ -503,7 +511,7 @@ void arrc_compact(long n, __global int* ctl, __global ulong* aggs, __global ulon
   CT prefix, total;
   CT x = lid < VT * NWARP ? rows[lid] : 0;
   CT ex = arrc_tile_scan_c(lid == 0 ? x + acc : x, t, aggs, incs, epoch, sums, lv, lf, &lctl,
-                           &lex, &prefix, &total);
+                           &lex, &prefix, &total ARRC_OP_ARGS);
   if (lid < VT * NWARP) rows[lid] = lid == 0 ? ex + acc : ex;  // places in out
   barrier(CLK_LOCAL_MEM_FENCE);
   arrc_compact_place(vals, masks, rows, prefix, tile);
@@ -512,7 +520,7 @@ void arrc_compact(long n, __global int* ctl, __global ulong* aggs, __global ulon
   long o0 = out_off + prefix;
   long s0 = sizeof(T) <= 128 ? o0 & ~(long)(128 / sizeof(T) - 1) : o0;
   for (long p = s0 + lid; p < o0 + total; p += WG)
-    if (p >= o0) out[p] = tile[p - o0];
+    if (p >= o0) ARRC_OUT(p, tile[p - o0]);
   if (lid == 0 && base + BIG >= n) count_out[0] = (long)(prefix + total);
 }
 #else
@@ -547,11 +555,12 @@ void arrc_compact(long n, __global int* ctl, __global ulong* aggs, __global ulon
     }
   }
   CT prefix, total;
-  CT pos = arrc_tile_scan_c(c, t, aggs, incs, epoch, sums, lv, lf, &lctl, &lex, &prefix, &total) - prefix;
+  CT pos = arrc_tile_scan_c(c, t, aggs, incs, epoch, sums, lv, lf, &lctl, &lex, &prefix, &total
+                           ARRC_OP_ARGS) - prefix;
   for (int j = 0; j < VT; ++j)
     if (mask & (1u << j)) { tile[LPAD(pos)] = vals[j]; pos++; }
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (CT li = lid; li < total; li += WG) out[out_off + prefix + li] = tile[LPAD(li)];
+  for (CT li = lid; li < total; li += WG) ARRC_OUT(out_off + prefix + li, tile[LPAD(li)]);
   if (lid == 0 && base + TILE >= n) count_out[0] = (long)(prefix + total);
 }
 #endif
@@ -562,7 +571,7 @@ void arrc_compact(long n, __global int* ctl, __global ulong* aggs, __global ulon
 // Locals are prefixed: they share the scope of the fused parameters.
 // Reductions: chunk partials, then one ordered fold.
 inline const char* kReduceCpu = R"CLC(
-__kernel void arrc_reduce_chunks(long n, long chunk, __global T* partial ARRC_PARAMS) {
+__kernel void arrc_reduce_chunks(long n, long chunk, __global T* partial ARRC_PARAMS ARRC_OP_PARAMS) {
   long arrc_g = get_global_id(0);
   long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);
   T arrc_acc = ARRC_NE;
@@ -583,7 +592,12 @@ __kernel void arrc_reduce_chunks(long n, long chunk, __global T* partial ARRC_PA
 #endif
   partial[arrc_g] = arrc_acc;
 }
-__kernel void arrc_reduce_chunks_final(long m, __global const T* partial, __global T* out, long out_index) {
+)CLC";
+
+// The ordered fold of chunk partials (CPU schedule of every reduction).
+inline const char* kReduceCpuFinal = R"CLC(
+__kernel void arrc_reduce_chunks_final(long m, __global const T* partial, __global T* out, long out_index
+                                       ARRC_OP_PARAMS) {
   T arrc_acc = ARRC_NE;
   for (long arrc_g = 0; arrc_g < m; ++arrc_g) arrc_acc = arrc_op(arrc_acc, partial[arrc_g]);
   out[out_index] = arrc_acc;
@@ -593,14 +607,14 @@ __kernel void arrc_reduce_chunks_final(long m, __global const T* partial, __glob
 // Scans over the adapter (as kScan): chunk totals, an exclusive scan of the
 // totals, then each chunk again from its prefix.
 inline const char* kScanCpu = R"CLC(
-__kernel void arrc_cscan_reduce(long n, long chunk, __global ST* partial ARRC_PARAMS) {
+__kernel void arrc_cscan_reduce(long n, long chunk, __global ST* partial ARRC_PARAMS ARRC_OP_PARAMS) {
   long arrc_g = get_global_id(0);
   long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);
   ST arrc_acc = ARRC_SNE;
   for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) arrc_acc = arrc_sop(arrc_acc, arrc_sload(arrc_i));
   partial[arrc_g] = arrc_acc;
 }
-__kernel void arrc_cscan_partials(long m, __global ST* partial) {
+__kernel void arrc_cscan_partials(long m, __global ST* partial ARRC_OP_PARAMS) {
   ST arrc_run = ARRC_SNE;
   for (long arrc_g = 0; arrc_g < m; ++arrc_g) {
     ST arrc_x = partial[arrc_g];
@@ -608,7 +622,8 @@ __kernel void arrc_cscan_partials(long m, __global ST* partial) {
     arrc_run = arrc_sop(arrc_run, arrc_x);
   }
 }
-__kernel void arrc_cscan_apply(long n, long chunk, int inclusive, __global const ST* partial ARRC_PARAMS) {
+__kernel void arrc_cscan_apply(long n, long chunk, int inclusive, __global const ST* partial ARRC_PARAMS
+                               ARRC_OP_PARAMS) {
   long arrc_g = get_global_id(0);
   long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);
   ST arrc_run = partial[arrc_g];
@@ -651,7 +666,7 @@ __kernel void arrc_ccompact_write(long n, long chunk, __global const long* offs,
   long arrc_p = out_off + offs[arrc_g];
   for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) {
     T arrc_v = arrc_load(arrc_i ARRC_ARGS);
-    if (arrc_keep(arrc_i, arrc_v ARRC_ARGS)) out[arrc_p++] = arrc_v;
+    if (arrc_keep(arrc_i, arrc_v ARRC_ARGS)) { ARRC_OUT(arrc_p, arrc_v); arrc_p++; }
   }
 }
 )CLC";
@@ -674,7 +689,8 @@ __kernel void arrc_csegred_count(long n, long chunk, __global long* starts ARRC_
   starts[arrc_g] = arrc_s;
 }
 __kernel void arrc_csegred_fold(long n, long chunk, __global const long* bases, __global T* heads,
-                                __global T* tails, __global T* out, long out_off ARRC_PARAMS) {
+                                __global T* tails, __global T* out, long out_off ARRC_PARAMS
+                                ARRC_OP_PARAMS) {
   long arrc_g = get_global_id(0);
   long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);
   long arrc_base = bases[arrc_g], arrc_seg = arrc_base - 1;  // the segment open at arrc_lo
@@ -682,7 +698,7 @@ __kernel void arrc_csegred_fold(long n, long chunk, __global const long* bases, 
   for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) {
     T arrc_x = arrc_load(arrc_i ARRC_ARGS);
     if (arrc_csegred_starts(arrc_i ARRC_ARGS)) {
-      if (arrc_seg >= arrc_base) out[out_off + arrc_seg] = arrc_acc;
+      if (arrc_seg >= arrc_base) ARRC_OUT(out_off + arrc_seg, arrc_acc);
       else heads[arrc_g] = arrc_acc;
       arrc_seg++;
       arrc_acc = arrc_x;
@@ -695,18 +711,18 @@ __kernel void arrc_csegred_fold(long n, long chunk, __global const long* bases, 
 }
 __kernel void arrc_csegred_join(long m, __global const long* bases, __global const long* count,
                                 __global const T* heads, __global const T* tails, __global T* out,
-                                long out_off) {
+                                long out_off ARRC_PARAMS ARRC_OP_PARAMS) {
   T arrc_open = ARRC_NE;  // the segment open at the end of the chunks so far
   for (long arrc_g = 0; arrc_g < m; ++arrc_g) {
     long arrc_next = arrc_g + 1 < m ? bases[arrc_g + 1] : count[0];
     if (arrc_next == bases[arrc_g]) {
       arrc_open = arrc_op(arrc_open, heads[arrc_g]);
     } else {
-      if (arrc_g > 0) out[out_off + bases[arrc_g] - 1] = arrc_op(arrc_open, heads[arrc_g]);
+      if (arrc_g > 0) ARRC_OUT(out_off + bases[arrc_g] - 1, arrc_op(arrc_open, heads[arrc_g]));
       arrc_open = tails[arrc_g];
     }
   }
-  out[out_off + count[0] - 1] = arrc_open;
+  ARRC_OUT(out_off + count[0] - 1, arrc_open);
 }
 )CLC";
 
@@ -722,7 +738,7 @@ __kernel void arrc_scatter(long n, __global T* dest, long dest_off, long dest_n 
   long k = get_global_id(0);
   if (k >= n) return;
   long j = arrc_index(k ARRC_ARGS);
-  if (j >= 0 && j < dest_n) dest[dest_off + j] = arrc_load(k ARRC_ARGS);
+  if (j >= 0 && j < dest_n) ARRC_OUT_AT(dest, dest_off, j, arrc_load(k ARRC_ARGS));
 }
 )CLC";
 inline const char* kGather = R"CLC(
@@ -736,40 +752,11 @@ __kernel void arrc_gather(long n, __global const T* src, long src_off, long src_
 }
 )CLC";
 
-inline const char* kHist = R"CLC(
-__kernel void arrc_hist(long n, long nbins, __global T* out, long off ARRC_PARAMS) {
-  long G = get_global_size(0);
-  for (long i = get_global_id(0); i < n; i += G) {
-    long b = arrc_bin(i ARRC_ARGS);
-    if (b >= 0 && b < nbins) {
-      T v = arrc_load(i ARRC_ARGS);
-      ARRC_ATOMIC_UPDATE((out + off + b), v);
-    }
-  }
-}
-#ifdef ARRC_LOCAL_ATOMIC_UPDATE
-__kernel void arrc_hist_local(long n, long nbins, __global T* out, long off, __local T* h ARRC_PARAMS) {
-  int lid = get_local_id(0), L = get_local_size(0);
-  for (int b = lid; b < nbins; b += L) h[b] = ARRC_NE;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  long G = get_global_size(0);
-  for (long i = get_global_id(0); i < n; i += G) {
-    long b = arrc_bin(i ARRC_ARGS);
-    if (b >= 0 && b < nbins) {
-      T v = arrc_load(i ARRC_ARGS);
-      ARRC_LOCAL_ATOMIC_UPDATE((h + b), v);
-    }
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int b = lid; b < nbins; b += L) ARRC_ATOMIC_UPDATE((out + off + b), h[b]);
-}
-#endif
-)CLC";
-
 // Histogram in the CPU schedule: each work-item folds its chunk into a
 // private histogram (no atomics), then each work-item merges a range of bins.
 inline const char* kHistCpu = R"CLC(
-__kernel void arrc_hist_chunks(long n, long chunk, long nbins, __global T* part ARRC_PARAMS) {
+__kernel void arrc_hist_chunks(long n, long chunk, long nbins, __global T* part ARRC_PARAMS
+                               ARRC_OP_PARAMS) {
   long arrc_g = get_global_id(0);
   __global T* arrc_h = part + arrc_g * nbins;
   for (long arrc_b = 0; arrc_b < nbins; ++arrc_b) arrc_h[arrc_b] = ARRC_NE;
@@ -781,13 +768,13 @@ __kernel void arrc_hist_chunks(long n, long chunk, long nbins, __global T* part 
   }
 }
 __kernel void arrc_hist_merge(long nchunks, long nbins, long bchunk, __global const T* part,
-                              __global T* out, long off) {
+                              __global T* out, long out_off ARRC_PARAMS ARRC_OP_PARAMS) {
   long arrc_lo = get_global_id(0) * bchunk, arrc_hi = min(nbins, arrc_lo + bchunk);
   for (long arrc_b = arrc_lo; arrc_b < arrc_hi; ++arrc_b) {
-    T arrc_acc = out[off + arrc_b];
+    T arrc_acc = ARRC_NE;
     for (long arrc_c = 0; arrc_c < nchunks; ++arrc_c)
       arrc_acc = arrc_op(arrc_acc, part[arrc_c * nbins + arrc_b]);
-    out[off + arrc_b] = arrc_acc;
+    ARRC_OUT(out_off + arrc_b, arrc_acc);
   }
 }
 )CLC";
@@ -795,7 +782,7 @@ __kernel void arrc_hist_merge(long nchunks, long nbins, long bchunk, __global co
 inline const char* kSegReduceOffsets = R"CLC(
 // One work-group per segment; each work-item reduces a contiguous piece.
 __kernel void arrc_segreduce_off(long nseg, __global const long* offs, __global T* out, long out_off,
-                                 __local T* sh ARRC_PARAMS) {
+                                 __local T* sh ARRC_PARAMS ARRC_OP_PARAMS) {
   int lid = get_local_id(0), L = get_local_size(0);
   for (long s = get_group_id(0); s < nseg; s += get_num_groups(0)) {
     long a = offs[s], b = offs[s + 1];
@@ -810,7 +797,7 @@ __kernel void arrc_segreduce_off(long nseg, __global const long* offs, __global 
       if ((lid & (2 * st - 1)) == 0 && lid + st < L) sh[lid] = arrc_op(sh[lid], sh[lid + st]);
       barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (lid == 0) out[out_off + s] = sh[0];
+    if (lid == 0) ARRC_OUT(out_off + s, sh[0]);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
@@ -820,31 +807,378 @@ __kernel void arrc_offsets_to_flags(long nseg, long n, __global const long* offs
 }
 )CLC";
 
-inline const char* kExpand = R"CLC(
-__kernel void arrc_expand(long n, long total, __global const long* ends, __global T* out ARRC_PARAMS) {
-  long j = get_global_id(0);
-  if (j >= total) return;
-  // first i with ends[i] > j
-  long lo = 0, hi = n - 1;
+// Histogram on GPUs (commutative operators; the host picks the schedule).
+// Each work-group folds the contiguous range [g*chunk, (g+1)*chunk) of the
+// input, work-items striding through it (coalesced loads), into histograms
+// in local memory, and writes its histogram to part[g * nbins ..]; then
+// arrc_hist_merge_parts folds the groups' histograms bin by bin, in group
+// order (one work-group per bin). ARRC_HIST_LOCAL_UPDATE(p, v) combines v
+// into *p atomically (defined by the host for the type and operator).
+inline const char* kHistGpu = R"CLC(
+// Private: h[b * WG + lid] belongs to work-item lid alone (no atomics, any
+// element type); the WG slots of a bin are folded in order afterwards.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_hist_private(long n, long nbins, long chunk, __global T* part, __local T* h
+                       ARRC_PARAMS ARRC_OP_PARAMS) {
+  int lid = get_local_id(0);
+  for (long b = 0; b < nbins; ++b) h[b * WG + lid] = ARRC_NE;
+  long lo = get_group_id(0) * chunk, hi = min(n, lo + chunk);
+  for (long i = lo + lid; i < hi; i += WG) {
+    long b = arrc_bin(i ARRC_ARGS);
+    if (b >= 0 && b < nbins) {
+      __local T* p = h + b * WG + lid;
+      *p = arrc_op(*p, arrc_load(i ARRC_ARGS));
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (long b = lid; b < nbins; b += WG) {
+    T acc = h[b * WG];
+    for (int t = 1; t < WG; ++t) acc = arrc_op(acc, h[b * WG + t]);
+    part[get_group_id(0) * nbins + b] = acc;
+  }
+}
+#ifdef ARRC_HIST_LOCAL_UPDATE
+// Shared: `reps` copies of the histogram, warp w updating copy w % reps
+// atomically (fewer collisions than one copy for the whole group).
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_hist_shared(long n, long nbins, long chunk, int reps, __global T* part, __local T* h
+                      ARRC_PARAMS ARRC_OP_PARAMS) {
+  int lid = get_local_id(0);
+  for (long b = lid; b < nbins * reps; b += WG) h[b] = ARRC_NE;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __local T* mine = h + ((lid >> 5) % reps) * nbins;
+  long lo = get_group_id(0) * chunk, hi = min(n, lo + chunk);
+  for (long i = lo + lid; i < hi; i += WG) {
+    long b = arrc_bin(i ARRC_ARGS);
+    if (b >= 0 && b < nbins) ARRC_HIST_LOCAL_UPDATE(mine + b, arrc_load(i ARRC_ARGS));
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (long b = lid; b < nbins; b += WG) {
+    T acc = h[b];
+    for (int r = 1; r < reps; ++r) acc = arrc_op(acc, h[r * nbins + b]);
+    part[get_group_id(0) * nbins + b] = acc;
+  }
+}
+#endif
+// Bin b = get_group_id(0): the groups' histograms folded in group order.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_hist_merge_parts(long groups, long nbins, __global const T* part, __global T* out,
+                           long out_off ARRC_PARAMS ARRC_OP_PARAMS) {
+  __local T sh[WG];
+  int lid = get_local_id(0);
+  long b = get_group_id(0);
+  long per = (groups + WG - 1) / WG;
+  long g0 = lid * per, g1 = min(groups, g0 + per);
+  T acc = ARRC_NE;
+  for (long g = g0; g < g1; ++g) acc = arrc_op(acc, part[g * nbins + b]);
+  T r = arrc_wg_reduce_ordered(acc, sh ARRC_OP_ARGS);
+  if (lid == 0) ARRC_OUT(out_off + b, r);
+}
+#ifdef ARRC_HIST_GLOBAL_UPDATE
+// Global: too many bins for local memory; acc (nbins elements) starts at NE.
+__kernel void arrc_hist_init(long nbins, __global T* acc, long acc_off ARRC_OP_PARAMS) {
+  long b = get_global_id(0);
+  if (b < nbins) acc[acc_off + b] = ARRC_NE;
+}
+__kernel void arrc_hist_global(long n, long nbins, __global T* acc, long acc_off
+                               ARRC_PARAMS ARRC_OP_PARAMS) {
+  long G = get_global_size(0);
+  for (long i = get_global_id(0); i < n; i += G) {
+    long b = arrc_bin(i ARRC_ARGS);
+    if (b >= 0 && b < nbins) ARRC_HIST_GLOBAL_UPDATE(acc + acc_off + b, arrc_load(i ARRC_ARGS));
+  }
+}
+#endif
+__kernel void arrc_hist_emit(long nbins, __global const T* acc, __global T* out, long out_off
+                             ARRC_PARAMS) {
+  long b = get_global_id(0);
+  if (b < nbins) ARRC_OUT(out_off + b, acc[b]);
+}
+)CLC";
+
+// The exact ordered histogram: sort (bin, index) pairs, find each bin's
+// range, fold each range in index order (kSegReduceOffsets over arrc_load
+// read through the permutation). KEYT: uint or ulong.
+inline const char* kHistSorted = R"CLC(
+__kernel void arrc_hist_keys(long n, long nbins, __global KEYT* keys, __global int* perm
+                             ARRC_PARAMS) {
+  long i = get_global_id(0);
+  if (i >= n) return;
+  long b = arrc_bin(i ARRC_ARGS);
+  keys[i] = (b >= 0 && b < nbins) ? (KEYT)b : (KEYT)nbins;  // out of range: last
+  perm[i] = (int)i;
+}
+// offs[b] = the first position whose key is >= b, for b <= nbins.
+__kernel void arrc_hist_bounds(long n, long nbins, __global const KEYT* keys, __global long* offs) {
+  long b = get_global_id(0);
+  if (b > nbins) return;
+  long lo = 0, hi = n;
   while (lo < hi) {
-    long mid = (lo + hi) >> 1;
-    if (ends[mid] > j) hi = mid; else lo = mid + 1;
+    long m = (lo + hi) >> 1;
+    if ((long)keys[m] < b) lo = m + 1; else hi = m;
   }
-  long start = lo > 0 ? ends[lo - 1] : 0;
-  out[j] = arrc_get(lo, j - start ARRC_ARGS);
+  offs[b] = lo;
 }
-// CPU schedule: each work-item writes the outputs of a contiguous chunk of
-// sources in order (no search; locals prefixed as in kReduceCpu).
-__kernel void arrc_expand_chunks(long n, long chunk, __global const long* ends, __global T* out
-                                 ARRC_PARAMS) {
-  long arrc_g = get_global_id(0);
-  long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);
-  long arrc_j = arrc_lo > 0 ? ends[arrc_lo - 1] : 0;
-  for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) {
-    long arrc_start = arrc_j, arrc_end = ends[arrc_i];
-    for (; arrc_j < arrc_end; ++arrc_j) out[arrc_j] = arrc_get(arrc_i, arrc_j - arrc_start ARRC_ARGS);
+)CLC";
+
+// Walks over the expanded sequence of expand (primitives.h): element j
+// belongs to the source i with ends[i-1] <= j < ends[i] (ends: inclusive
+// scan of the sizes). A cursor holds (i, start, end) of the current source
+// and steps forward element by element, skipping empty sources.
+inline const char* kExpandWalk = R"CLC(
+inline long arrc_exp_find(__global const long* ends, long lo, long hi, long j) {
+  while (lo < hi) {
+    long m = (lo + hi) >> 1;
+    if (ends[m] > j) hi = m; else lo = m + 1;
+  }
+  return lo;
+}
+typedef struct { long i, s, e; } arrc_exp_cursor;
+// The cursor at element j, whose source lies in [lo, hi].
+inline arrc_exp_cursor arrc_exp_at(__global const long* ends, long lo, long hi, long j) {
+  arrc_exp_cursor c;
+  c.i = arrc_exp_find(ends, lo, hi, j);
+  c.s = c.i > 0 ? ends[c.i - 1] : 0;
+  c.e = ends[c.i];
+  return c;
+}
+inline void arrc_exp_step(__global const long* ends, arrc_exp_cursor* c, long j) {
+  while (j >= c->e) {
+    c->s = c->e;
+    c->i++;
+    c->e = ends[c->i];
   }
 }
+#define ARRC_EXP_ELEM(c, j) arrc_get((c).i, (j) - (c).s ARRC_ARGS)
+)CLC";
+
+// GPU walks. A work-group takes a contiguous range of `chunk` elements
+// (a multiple of TILE, from the total ends[n-1], so the host need not read
+// it); per tile, work-item lid takes the VT consecutive elements from
+// base + lid * VT, finding the first one's source by binary search within
+// the tile's sources (found once per tile into lsrc).
+inline const char* kExpandGpu = R"CLC(
+#define TILE (WG * VT)
+inline long arrc_exp_chunk(long total) {
+  long g = get_num_groups(0);
+  long c = (total + g - 1) / g;
+  return (c + TILE - 1) / TILE * TILE;
+}
+// Sources of the tile [base, tend) into lsrc[0..1] (ends with a barrier).
+inline void arrc_exp_tile_sources(__global const long* ends, long n, long base, long tend,
+                                  __local long* lsrc) {
+  int lid = get_local_id(0);
+  if (lid == 0) lsrc[0] = arrc_exp_find(ends, 0, n - 1, base);
+  if (lid == (WG > 1 ? 1 : 0)) lsrc[1] = arrc_exp_find(ends, 0, n - 1, tend - 1);
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+#ifdef ARRC_EXP_REDUCE
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_expand_reduce(long n, __global const long* ends, __global T* partial
+                        ARRC_PARAMS ARRC_OP_PARAMS) {
+  __local T sh[WG];
+  __local long lsrc[2];
+  int lid = get_local_id(0);
+  long total = ends[n - 1], chunk = arrc_exp_chunk(total);
+  long g0 = get_group_id(0) * chunk, g1 = min(total, g0 + chunk);
+  T acc = ARRC_NE;
+  for (long base = g0; base < g1; base += TILE) {
+    long tend = min(g1, base + TILE);
+    arrc_exp_tile_sources(ends, n, base, tend, lsrc);
+    long j0 = base + (long)lid * VT, j1 = min(tend, j0 + VT);
+    T a = ARRC_NE;
+    if (j0 < j1) {
+      arrc_exp_cursor c = arrc_exp_at(ends, lsrc[0], lsrc[1], j0);
+      a = ARRC_EXP_ELEM(c, j0);
+      for (long j = j0 + 1; j < j1; ++j) {
+        arrc_exp_step(ends, &c, j);
+        a = arrc_op(a, ARRC_EXP_ELEM(c, j));
+      }
+    }
+#ifdef ARRC_COMMUTATIVE
+    acc = arrc_op(acc, a);
+    barrier(CLK_LOCAL_MEM_FENCE);  // lsrc is written again
+#else
+    acc = arrc_op(acc, arrc_wg_reduce_ordered(a, sh ARRC_OP_ARGS));
+#endif
+  }
+#ifdef ARRC_COMMUTATIVE
+  acc = arrc_wg_reduce_ordered(acc, sh ARRC_OP_ARGS);
+#endif
+  if (lid == 0) partial[get_group_id(0)] = acc;
+}
+#endif
+#ifdef ARRC_EXP_WRITE
+// Each work-item computes its VT elements into the local tile (blocked),
+// then the tile is stored striped (consecutive work-items, consecutive
+// elements).
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_expand_write(long n, __global const long* ends, __global T* out, long out_off
+                       ARRC_PARAMS) {
+  __local T tile[TILE];
+  __local long lsrc[2];
+  int lid = get_local_id(0);
+  long total = ends[n - 1], chunk = arrc_exp_chunk(total);
+  long g0 = get_group_id(0) * chunk, g1 = min(total, g0 + chunk);
+  for (long base = g0; base < g1; base += TILE) {
+    long tend = min(g1, base + TILE);
+    arrc_exp_tile_sources(ends, n, base, tend, lsrc);
+    long j0 = base + (long)lid * VT, j1 = min(tend, j0 + VT);
+    if (j0 < j1) {
+      arrc_exp_cursor c = arrc_exp_at(ends, lsrc[0], lsrc[1], j0);
+      for (long j = j0; j < j1; ++j) {
+        arrc_exp_step(ends, &c, j);
+        tile[j - base] = ARRC_EXP_ELEM(c, j);
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < VT; ++k) {
+      long j = base + k * WG + lid;
+      if (j < tend) ARRC_OUT(out_off + j, tile[j - base]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+#endif
+#ifdef ARRC_EXP_COMPACT
+// Kept elements per group (pass 1), then (after an inclusive scan of the
+// counts into offs) each group writes its kept elements from offs[g-1]:
+// per tile, each work-item's kept count, an exclusive work-group scan of
+// those, and the values in order.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_expand_count(long n, __global const long* ends, __global long* counts ARRC_PARAMS) {
+  __local long sh[ARRC_SH];
+  __local long lsrc[2];
+  int lid = get_local_id(0);
+  long total = ends[n - 1], chunk = arrc_exp_chunk(total);
+  long g0 = get_group_id(0) * chunk, g1 = min(total, g0 + chunk);
+  long kept = 0;
+  for (long base = g0; base < g1; base += TILE) {
+    long tend = min(g1, base + TILE);
+    arrc_exp_tile_sources(ends, n, base, tend, lsrc);
+    long j0 = base + (long)lid * VT, j1 = min(tend, j0 + VT);
+    if (j0 < j1) {
+      arrc_exp_cursor c = arrc_exp_at(ends, lsrc[0], lsrc[1], j0);
+      for (long j = j0; j < j1; ++j) {
+        arrc_exp_step(ends, &c, j);
+        kept += arrc_keep(j, ARRC_EXP_ELEM(c, j) ARRC_ARGS) != 0;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  long all;
+  arrc_wg_scan_c(kept, sh, &all ARRC_OP_ARGS);
+  if (lid == 0) counts[get_group_id(0)] = all;
+}
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_expand_compact(long n, __global const long* ends, __global const long* offs,
+                         __global T* out, long out_off ARRC_PARAMS) {
+  __local long sh[ARRC_SH];
+  __local long lsrc[2];
+  int lid = get_local_id(0);
+  long total = ends[n - 1], chunk = arrc_exp_chunk(total);
+  long g = get_group_id(0);
+  long g0 = g * chunk, g1 = min(total, g0 + chunk);
+  long run = out_off + (g > 0 ? offs[g - 1] : 0);
+  for (long base = g0; base < g1; base += TILE) {
+    long tend = min(g1, base + TILE);
+    arrc_exp_tile_sources(ends, n, base, tend, lsrc);
+    long j0 = base + (long)lid * VT, j1 = min(tend, j0 + VT);
+    T vals[VT];
+    uint mask = 0;
+    long kept = 0;
+    if (j0 < j1) {
+      arrc_exp_cursor c = arrc_exp_at(ends, lsrc[0], lsrc[1], j0);
+      for (int k = 0; k < VT; ++k) {
+        long j = j0 + k;
+        if (j < j1) {
+          arrc_exp_step(ends, &c, j);
+          T v = ARRC_EXP_ELEM(c, j);
+          if (arrc_keep(j, v ARRC_ARGS)) {
+            vals[k] = v;
+            mask |= 1u << k;
+            kept++;
+          }
+        }
+      }
+    }
+    long all;
+    long p = run + arrc_wg_scan_c(kept, sh, &all ARRC_OP_ARGS);
+    for (int k = 0; k < VT; ++k)
+      if (mask & (1u << k)) { ARRC_OUT(p, vals[k]); p++; }
+    run += all;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+#endif
+)CLC";
+
+// CPU walks: work-item g takes the elements [g*chunk, (g+1)*chunk) and
+// walks them source by source, an inner loop per source (which compilers
+// vectorise), no search but the first.
+inline const char* kExpandCpu = R"CLC(
+inline long arrc_cexp_chunk(long total, long nchunks) { return (total + nchunks - 1) / nchunks; }
+// Calls BODY(j, i, k) for the elements [lo, hi) of the expansion, in order.
+#define ARRC_CEXP_WALK(lo, hi, BODY)                                          \
+  if ((lo) < (hi)) {                                                          \
+    long arrc_i = arrc_exp_find(ends, 0, n - 1, (lo));                        \
+    long arrc_j = (lo);                                                       \
+    while (arrc_j < (hi)) {                                                   \
+      long arrc_s = arrc_i > 0 ? ends[arrc_i - 1] : 0;                        \
+      long arrc_e = min(ends[arrc_i], (hi));                                  \
+      for (long arrc_k = arrc_j - arrc_s; arrc_k < arrc_e - arrc_s; ++arrc_k) \
+        BODY(arrc_s + arrc_k, arrc_i, arrc_k)                                 \
+      arrc_j = arrc_e > arrc_j ? arrc_e : arrc_j;                             \
+      arrc_i++;                                                               \
+    }                                                                         \
+  }
+#ifdef ARRC_EXP_REDUCE
+__kernel void arrc_cexpand_reduce(long n, long nchunks, __global const long* ends,
+                                  __global T* partial ARRC_PARAMS ARRC_OP_PARAMS) {
+  long total = ends[n - 1], chunk = arrc_cexp_chunk(total, nchunks);
+  long lo = get_global_id(0) * chunk, hi = min(total, lo + chunk);
+  T arrc_acc = ARRC_NE;
+#define ARRC_CEXP_FOLD(j, i, k) arrc_acc = arrc_op(arrc_acc, arrc_get(i, k ARRC_ARGS));
+  ARRC_CEXP_WALK(lo, hi, ARRC_CEXP_FOLD)
+  partial[get_global_id(0)] = arrc_acc;
+}
+#endif
+#ifdef ARRC_EXP_WRITE
+__kernel void arrc_cexpand_write(long n, long nchunks, __global const long* ends, __global T* out,
+                                 long out_off ARRC_PARAMS) {
+  long total = ends[n - 1], chunk = arrc_cexp_chunk(total, nchunks);
+  long lo = get_global_id(0) * chunk, hi = min(total, lo + chunk);
+#define ARRC_CEXP_STORE(j, i, k) ARRC_OUT(out_off + (j), arrc_get(i, k ARRC_ARGS));
+  ARRC_CEXP_WALK(lo, hi, ARRC_CEXP_STORE)
+}
+#endif
+#ifdef ARRC_EXP_COMPACT
+__kernel void arrc_cexpand_count(long n, long nchunks, __global const long* ends,
+                                 __global long* counts ARRC_PARAMS) {
+  long total = ends[n - 1], chunk = arrc_cexp_chunk(total, nchunks);
+  long lo = get_global_id(0) * chunk, hi = min(total, lo + chunk);
+  long arrc_c = 0;
+#define ARRC_CEXP_COUNT(j, i, k) arrc_c += arrc_keep(j, arrc_get(i, k ARRC_ARGS) ARRC_ARGS) != 0;
+  ARRC_CEXP_WALK(lo, hi, ARRC_CEXP_COUNT)
+  counts[get_global_id(0)] = arrc_c;
+}
+__kernel void arrc_cexpand_compact(long n, long nchunks, __global const long* ends,
+                                   __global const long* offs, __global T* out, long out_off
+                                   ARRC_PARAMS) {
+  long total = ends[n - 1], chunk = arrc_cexp_chunk(total, nchunks);
+  long lo = get_global_id(0) * chunk, hi = min(total, lo + chunk);
+  long arrc_p = out_off + offs[get_global_id(0)];
+#define ARRC_CEXP_KEEP(j, i, k)                            \
+  {                                                        \
+    T arrc_v = arrc_get(i, k ARRC_ARGS);                   \
+    if (arrc_keep(j, arrc_v ARRC_ARGS)) {                  \
+      ARRC_OUT(arrc_p, arrc_v);                            \
+      arrc_p++;                                            \
+    }                                                      \
+  }
+  ARRC_CEXP_WALK(lo, hi, ARRC_CEXP_KEEP)
+}
+#endif
 )CLC";
 
 // LSD radix sort, 4-bit digits. KT key type, KU unsigned bits type,

@@ -35,6 +35,28 @@ std::string Operator::min_value(const ElemType& t) {
   throw Error("Operator::max: no smallest value known for type " + n);
 }
 
+ElemType ElemType::record(const std::vector<ElemType>& fields, const std::string& name) {
+  if (fields.empty()) throw Error("ElemType::record: a record needs at least one field");
+  ElemType r;
+  r.name = name;
+  size_t off = 0, align = 1;
+  std::string decl = "typedef struct {";
+  for (size_t k = 0; k < fields.size(); ++k) {
+    const ElemType& f = fields[k];
+    if (f.is_record()) throw Error("ElemType::record: fields must be scalars");
+    size_t a = f.alignment();
+    off = (off + a - 1) / a * a + f.size;
+    align = std::max(align, a);
+    decl += " " + f.name + " f" + std::to_string(k) + ";";
+  }
+  r.size = (off + align - 1) / align * align;
+  r.align = align;
+  r.fields = fields;
+  r.prelude = "#ifndef ARRC_REC_" + name + "\n#define ARRC_REC_" + name + "\n" + decl + " } " +
+              name + ";\n#endif\n";
+  return r;
+}
+
 Fused buffer_function(const std::string& fname, const ElemType& t, cl_mem buf, int64_t offset,
                       int64_t stride, const std::string& arg_in) {
   std::string a = arg_in.empty() ? fname + "_buf" : arg_in;
@@ -173,6 +195,8 @@ std::string assemble(Context& ctx, const ElemType& t, const Operator* op, const 
               (op && (mentions_double(op->expr) || mentions_double(op->prelude) ||
                       mentions_double(op->neutral)));
   for (auto& a : in.args) fp64 = fp64 || mentions_double(a.type);
+  if (op)
+    for (auto& a : op->args) fp64 = fp64 || mentions_double(a.type);
   std::string s;
   s.reserve(8192 + in.source.size());
   if (fp64) {
@@ -187,9 +211,18 @@ std::string assemble(Context& ctx, const ElemType& t, const Operator* op, const 
   if (ctx.impl().nv_warp) s += detail::kNvWarp;
   s += t.prelude;
   s += "\n#define T " + t.name + "\n";
+  // Operator arguments reach every function that combines elements.
+  std::string op_params, op_args;
+  if (op)
+    for (auto& a : op->args) {
+      op_params += ", " + a.type + " " + a.name;
+      op_args += ", " + a.name;
+    }
+  s += "#define ARRC_OP_PARAMS " + op_params + "\n#define ARRC_OP_ARGS " + op_args + "\n";
   if (op) {
     s += op->prelude;
-    s += "\ninline T arrc_op(T a, T b) { return (" + op->expr + "); }\n";
+    s += "\ninline T arrc_op_fn(T a, T b ARRC_OP_PARAMS) { return (" + op->expr + "); }\n";
+    s += "#define arrc_op(a, b) arrc_op_fn((a), (b) ARRC_OP_ARGS)\n";
     s += "#define ARRC_NE (" + op->neutral + ")\n";
   }
   std::string params, args;
@@ -199,7 +232,14 @@ std::string assemble(Context& ctx, const ElemType& t, const Operator* op, const 
   }
   s += "#define ARRC_PARAMS " + params + "\n#define ARRC_ARGS " + args + "\n";
   s += defines;
-  s += "\n";
+  // Element stores of the kernels: to `out` or through the store hook.
+  s += "\n#ifdef ARRC_STORE_HOOK\n"
+       "#define ARRC_OUT(p, v) arrc_store((p) - out_off, (v) ARRC_ARGS)\n"
+       "#define ARRC_OUT_AT(buf, off, j, v) arrc_store((j), (v) ARRC_ARGS)\n"
+       "#else\n"
+       "#define ARRC_OUT(p, v) (out[(p)] = (v))\n"
+       "#define ARRC_OUT_AT(buf, off, j, v) ((buf)[(off) + (j)] = (v))\n"
+       "#endif\n";
   s += in.source;
   s += "\n";
   s += body;
@@ -228,6 +268,10 @@ const ProgramSource& program(Context& ctx, const ElemType& t, const Operator* op
     part(op->expr);
     part(op->neutral);
     part(op->prelude);
+    for (auto& a : op->args) {
+      part(a.type);
+      part(a.name);
+    }
   } else {
     part("\x02");
   }
@@ -270,6 +314,16 @@ struct Launch {
       else
         detail::set_kernel_arg(k, i++, a.size, a.bytes);
     }
+    return *this;
+  }
+  Launch& opargs(const Operator* op) {
+    if (op)
+      for (auto& a : op->args) {
+        if (a.is_mem)
+          detail::set_kernel_arg(k, i++, sizeof(cl_mem), &a.mem);
+        else
+          detail::set_kernel_arg(k, i++, a.size, a.bytes);
+      }
     return *this;
   }
   void run(size_t global, size_t local = 0) {
@@ -333,28 +387,30 @@ ScanState scan_state(Context& ctx, int64_t ntiles, size_t elem) {
 const ProgramSource& run_scan(Context& ctx, const ElemType& t, const Operator* op,
                               const Fused& in, size_t st_size, const std::string& adapter,
                               const std::string& sop, const std::string& sne, int64_t n,
-                              bool inclusive, const std::string& extra = "") {
+                              bool inclusive, const std::string& extra = "",
+                              const std::string& defs = "") {
   Config c = config(ctx);
   std::string what = "scan\x1e" + adapter + "\x1e" + extra + "\x1e" + sop + "\x1e" + sne;
   if (c.cpu) {
-    const ProgramSource& src = program(ctx, t, op, in, "", what + "cpu", [&] {
+    const ProgramSource& src = program(ctx, t, op, in, defs, what + "cpu", [&] {
       return adapter + detail::kScanCpu + extra;
     });
     if (n <= 0) return src;
     Chunks ch = cpu_chunks(ctx, n);
     auto partial = ctx.alloc(static_cast<size_t>(ch.count) * st_size);
     Launch(ctx, ctx.kernel(src, "arrc_cscan_reduce"))
-        .val<cl_long>(n).val<cl_long>(ch.size).mem(partial->mem()).extra(in).run(ch.count, 1);
+        .val<cl_long>(n).val<cl_long>(ch.size).mem(partial->mem()).extra(in).opargs(op)
+        .run(ch.count, 1);
     Launch(ctx, ctx.kernel(src, "arrc_cscan_partials"))
-        .val<cl_long>(ch.count).mem(partial->mem()).run(1, 1);
+        .val<cl_long>(ch.count).mem(partial->mem()).opargs(op).run(1, 1);
     Launch(ctx, ctx.kernel(src, "arrc_cscan_apply"))
         .val<cl_long>(n).val<cl_long>(ch.size).val<cl_int>(inclusive ? 1 : 0).mem(partial->mem())
-        .extra(in).run(ch.count, 1);
+        .extra(in).opargs(op).run(ch.count, 1);
     return src;
   }
   int vt = items_per_thread(c, st_size);
-  const ProgramSource& src =
-      program(ctx, t, op, in, cfg_defines(c, c.scan_wg, vt, c.scan_group_order), what, [&] {
+  const ProgramSource& src = program(
+      ctx, t, op, in, cfg_defines(c, c.scan_wg, vt, c.scan_group_order) + defs, what, [&] {
         return adapter + helpers("ST", sop, sne, "s") + detail::kScan + extra;
       });
   if (n <= 0) return src;
@@ -371,6 +427,7 @@ const ProgramSource& run_scan(Context& ctx, const ElemType& t, const Operator* o
       .mem(st.incs)
       .val<cl_uint>(st.epoch)
       .extra(in)
+      .opargs(op)
       .run(static_cast<size_t>(ntiles) * c.scan_wg, c.scan_wg);
   return src;
 }
@@ -393,6 +450,21 @@ const char* kPlainAdapter = R"CLC(
 #define arrc_sstore(i, v) arrc_store(i, v ARRC_ARGS)
 )CLC";
 
+// "#define ARRC_STORE_HOOK" when the caller passes no output buffer.
+std::string store_defines(cl_mem out) { return out ? "" : "#define ARRC_STORE_HOOK 1\n"; }
+
+// The two-stage reduction's final pass (GPU: one work-group; CPU: one work-item).
+void reduce_final(Context& ctx, const Config& c, const ProgramSource& src, const Operator& op,
+                  int64_t parts, cl_mem partial, cl_mem out, int64_t out_index) {
+  if (c.cpu)
+    Launch(ctx, ctx.kernel(src, "arrc_reduce_chunks_final"))
+        .val<cl_long>(parts).mem(partial).mem(out).val<cl_long>(out_index).opargs(&op).run(1, 1);
+  else
+    Launch(ctx, ctx.kernel(src, "arrc_reduce_final"))
+        .val<cl_long>(parts).mem(partial).mem(out).val<cl_long>(out_index).opargs(&op)
+        .run(c.wg, c.wg);
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -402,20 +474,22 @@ void reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n, cons
   Config c = config(ctx);
   if (c.cpu) {
     std::string defs = op.commutative ? "#define ARRC_COMMUTATIVE 1\n" : "";
-    const ProgramSource& src =
-        program(ctx, t, &op, in, defs, "reduce cpu", [] { return detail::kReduceCpu; });
+    const ProgramSource& src = program(ctx, t, &op, in, defs, "reduce cpu", [] {
+      return std::string(detail::kReduceCpu) + detail::kReduceCpuFinal;
+    });
     Chunks ch = cpu_chunks(ctx, n);
     auto partial = ctx.alloc(static_cast<size_t>(std::max<int64_t>(ch.count, 1)) * t.size);
     if (ch.count > 0)
       Launch(ctx, ctx.kernel(src, "arrc_reduce_chunks"))
-          .val<cl_long>(n).val<cl_long>(ch.size).mem(partial->mem()).extra(in).run(ch.count, 1);
-    Launch(ctx, ctx.kernel(src, "arrc_reduce_chunks_final"))
-        .val<cl_long>(ch.count).mem(partial->mem()).mem(out).val<cl_long>(out_index).run(1, 1);
+          .val<cl_long>(n).val<cl_long>(ch.size).mem(partial->mem()).extra(in).opargs(&op)
+          .run(ch.count, 1);
+    reduce_final(ctx, c, src, op, ch.count, partial->mem(), out, out_index);
     return;
   }
   int vt = items_per_thread(c, t.size);
-  const ProgramSource& src = program(ctx, t, &op, in, cfg_defines(c, c.wg, vt, 0), "reduce",
-                                     [] { return detail::kReduce; });
+  const ProgramSource& src = program(ctx, t, &op, in, cfg_defines(c, c.wg, vt, 0), "reduce", [] {
+    return std::string(detail::kReduceFinal) + detail::kReduce;
+  });
   int64_t tile = static_cast<int64_t>(c.wg) * vt;
   size_t groups = std::max<size_t>(
       1, std::min<size_t>(c.groups, static_cast<size_t>((std::max<int64_t>(n, 1) + tile - 1) / tile)));
@@ -423,25 +497,20 @@ void reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n, cons
   if (n > 0) {
     if (op.commutative) {
       cl_kernel k = ctx.kernel(src, "arrc_reduce_comm");
-      Launch(ctx, k).val<cl_long>(n).mem(partial->mem()).extra(in).run(groups * c.wg, c.wg);
+      Launch(ctx, k).val<cl_long>(n).mem(partial->mem()).extra(in).opargs(&op).run(
+          groups * c.wg, c.wg);
     } else {
       int64_t chunk = (n + groups - 1) / groups;
       chunk = (chunk + tile - 1) / tile * tile;
       groups = static_cast<size_t>((n + chunk - 1) / chunk);
       cl_kernel k = ctx.kernel(src, "arrc_reduce_ordered");
-      Launch(ctx, k).val<cl_long>(n).val<cl_long>(chunk).mem(partial->mem()).extra(in).run(
-          groups * c.wg, c.wg);
+      Launch(ctx, k).val<cl_long>(n).val<cl_long>(chunk).mem(partial->mem()).extra(in)
+          .opargs(&op).run(groups * c.wg, c.wg);
     }
   } else {
     groups = 0;
   }
-  cl_kernel kf = ctx.kernel(src, "arrc_reduce_final");
-  Launch(ctx, kf)
-      .val<cl_long>(static_cast<cl_long>(groups))
-      .mem(partial->mem())
-      .mem(out)
-      .val<cl_long>(out_index)
-      .run(c.wg, c.wg);
+  reduce_final(ctx, c, src, op, static_cast<int64_t>(groups), partial->mem(), out, out_index);
 }
 
 void scan(Context& ctx, const ElemType& t, const Operator& op, int64_t n, const Fused& in,
@@ -471,7 +540,7 @@ void compact_tiles(Context& ctx, const Config& c, const ElemType& t, int64_t n, 
   bool big = n >= INT_MAX;
   std::string ct = big ? "long" : "int";
   std::string defs = cfg_defines(c, wg, vt, c.compact_group_order) + "#define CT " + ct +
-                     "\n#define SUB " + std::to_string(sub) + "\n";
+                     "\n#define SUB " + std::to_string(sub) + "\n" + store_defines(out);
   const ProgramSource& src = program(ctx, t, nullptr, in, defs, "compact", [] {
     return "inline CT arrc_cadd(CT a, CT b) { return a + b; }\n" +
            helpers("CT", "arrc_cadd", "(CT)0", "c") + detail::kCompact;
@@ -509,7 +578,7 @@ int64_t compact(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_
   Config c = config(ctx);
   if (c.cpu) {
     const ProgramSource& src =
-        program(ctx, t, nullptr, in, "", "compact cpu",
+        program(ctx, t, nullptr, in, store_defines(out), "compact cpu",
                 [] { return std::string(detail::kChunkOffsets) + detail::kCompactCpu; });
     Chunks ch = cpu_chunks(ctx, n);
     auto offs = ctx.alloc(static_cast<size_t>(ch.count) * sizeof(int64_t));
@@ -545,7 +614,7 @@ void scatter(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem
              int64_t dest_offset, int64_t dest_n) {
   if (n <= 0) return;
   const ProgramSource& src =
-      program(ctx, t, nullptr, in, "", "scatter", [] { return detail::kScatter; });
+      program(ctx, t, nullptr, in, store_defines(dest), "scatter", [] { return detail::kScatter; });
   cl_kernel k = ctx.kernel(src, "arrc_scatter");
   Launch(ctx, k)
       .val<cl_long>(n)
@@ -605,7 +674,8 @@ void sort_pairs(Context& ctx, const ElemType& kt, int64_t n, cl_mem keys, const 
     defs += "#define VALS " + vt->name + "\n";
     vprelude = vt->prelude;
   }
-  ElemType carrier{k, kt.size, vprelude};
+  ElemType carrier = ElemType::scalar(k, kt.size);
+  carrier.prelude = vprelude;
   Fused none;
   if (has_vals && mentions_double(vt->name)) defs += "// double\n";
   const ProgramSource& src = program(ctx, carrier, nullptr, none, defs, "radix", [] {
@@ -662,16 +732,19 @@ std::string seg_adapter(int mode) {
   std::string s = seg_type_prelude();
   s += R"CLC(
 #define ST arrc_seg
-inline arrc_seg arrc_segop(arrc_seg a, arrc_seg b) {
+inline arrc_seg arrc_segop_fn(arrc_seg a, arrc_seg b ARRC_OP_PARAMS) {
   arrc_seg r;
   r.v = b.f ? b.v : arrc_op(a.v, b.v);
   r.f = a.f | b.f;
   r.c = a.c + b.c;
   return r;
 }
+#define arrc_segop(a, b) arrc_segop_fn((a), (b) ARRC_OP_ARGS)
 #define arrc_sop arrc_segop
-inline arrc_seg arrc_seg_ne(void) { arrc_seg r; r.v = ARRC_NE; r.f = 0; r.c = 0; return r; }
-#define ARRC_SNE arrc_seg_ne()
+inline arrc_seg arrc_seg_ne_fn(int unused ARRC_OP_PARAMS) {
+  arrc_seg r; r.v = ARRC_NE; r.f = 0; r.c = 0; return r;
+}
+#define ARRC_SNE arrc_seg_ne_fn(0 ARRC_OP_ARGS)
 inline arrc_seg arrc_seg_load(long i ARRC_PARAMS) {
   arrc_seg r;
   r.v = arrc_load(i ARRC_ARGS);
@@ -684,24 +757,22 @@ inline arrc_seg arrc_seg_load(long i ARRC_PARAMS) {
   if (mode == 0) {
     s += "#define arrc_sstore(i, s) arrc_store(i, (s).v ARRC_ARGS)\n";
   } else if (mode == 1) {
-    s += "inline void arrc_seg_store(long i, arrc_seg s ARRC_PARAMS) {\n"
+    s += "inline void arrc_seg_store(long i, arrc_seg s ARRC_PARAMS ARRC_OP_PARAMS) {\n"
          "  arrc_store(i, (i == 0 || arrc_flag(i ARRC_ARGS)) ? ARRC_NE : s.v ARRC_ARGS);\n}\n"
-         "#define arrc_sstore(i, s) arrc_seg_store(i, s ARRC_ARGS)\n";
+         "#define arrc_sstore(i, s) arrc_seg_store(i, s ARRC_ARGS ARRC_OP_ARGS)\n";
   } else {
     s += "inline void arrc_seg_store(long i, arrc_seg s ARRC_PARAMS) {\n"
-         "  if (i == arrc_seg_n - 1 || arrc_flag(i + 1 ARRC_ARGS)) arrc_seg_out[arrc_seg_off + s.c - 1] = s.v;\n"
+         "  if (i == arrc_seg_n - 1 || arrc_flag(i + 1 ARRC_ARGS)) arrc_store(s.c - 1, s.v ARRC_ARGS);\n"
          "  if (i == arrc_seg_n - 1) arrc_seg_count[0] = s.c;\n}\n"
          "#define arrc_sstore(i, s) arrc_seg_store(i, s ARRC_ARGS)\n";
   }
   return s;
 }
 
+// sizeof(struct { T v; int f; int c; }) on the device.
 size_t seg_size(const ElemType& t) {
-  // struct { T v; int f; int c; } with T's alignment (power-of-two sizes)
-  size_t align = std::min<size_t>(t.size, 16);
-  if (align & (align - 1)) align = 4;
-  size_t sz = t.size + 8;
-  if (align < 4) align = 4;
+  size_t align = std::max<size_t>(t.alignment(), 4);
+  size_t sz = (t.size + 3) / 4 * 4 + 8;
   return (sz + align - 1) / align * align;
 }
 
@@ -711,7 +782,7 @@ void segmented_scan(Context& ctx, const ElemType& t, const Operator& op, int64_t
                     const Fused& in, cl_mem out, int64_t out_offset, bool inclusive) {
   Fused f = with_default_store(t, in, out, out_offset);
   run_scan(ctx, t, &op, f, seg_size(t), seg_adapter(inclusive ? 0 : 1), "arrc_segop",
-           "arrc_seg_ne()", n, inclusive);
+           "ARRC_SNE", n, inclusive);
 }
 
 int64_t segmented_reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n,
@@ -719,7 +790,7 @@ int64_t segmented_reduce(Context& ctx, const ElemType& t, const Operator& op, in
   if (n <= 0) return 0;
   if (config(ctx).cpu) {
     const ProgramSource& src =
-        program(ctx, t, &op, in, "", "segreduce cpu",
+        program(ctx, t, &op, in, store_defines(out), "segreduce cpu",
                 [] { return std::string(detail::kChunkOffsets) + detail::kSegReduceCpu; });
     Chunks ch = cpu_chunks(ctx, n);
     auto starts = ctx.alloc(static_cast<size_t>(ch.count) * sizeof(int64_t));
@@ -732,21 +803,20 @@ int64_t segmented_reduce(Context& ctx, const ElemType& t, const Operator& op, in
         .val<cl_long>(ch.count).mem(starts->mem()).mem(total->mem()).run(1, 1);
     Launch(ctx, ctx.kernel(src, "arrc_csegred_fold"))
         .val<cl_long>(n).val<cl_long>(ch.size).mem(starts->mem()).mem(heads->mem())
-        .mem(tails->mem()).mem(out).val<cl_long>(out_offset).extra(in).run(ch.count, 1);
+        .mem(tails->mem()).mem(out).val<cl_long>(out_offset).extra(in).opargs(&op)
+        .run(ch.count, 1);
     Launch(ctx, ctx.kernel(src, "arrc_csegred_join"))
         .val<cl_long>(ch.count).mem(starts->mem()).mem(total->mem()).mem(heads->mem())
-        .mem(tails->mem()).mem(out).val<cl_long>(out_offset).run(1, 1);
+        .mem(tails->mem()).mem(out).val<cl_long>(out_offset).extra(in).opargs(&op).run(1, 1);
     int64_t count = 0;
     ctx.read(total->mem(), 0, sizeof count, &count);
     return count;
   }
   auto cnt = ctx.alloc(sizeof(int32_t));
-  Fused f = in;
+  Fused f = with_default_store(t, in, out, out_offset);
   f.args.push_back(KernelArg::scalar("long", "arrc_seg_n", n));
-  f.args.push_back(KernelArg::buffer("__global " + t.name + "*", "arrc_seg_out", out));
-  f.args.push_back(KernelArg::scalar("long", "arrc_seg_off", out_offset));
   f.args.push_back(KernelArg::buffer("__global int*", "arrc_seg_count", cnt->mem()));
-  run_scan(ctx, t, &op, f, seg_size(t), seg_adapter(2), "arrc_segop", "arrc_seg_ne()", n, true);
+  run_scan(ctx, t, &op, f, seg_size(t), seg_adapter(2), "arrc_segop", "ARRC_SNE", n, true);
   int32_t c = 0;
   ctx.read(cnt->mem(), 0, sizeof c, &c);
   return c;
@@ -755,8 +825,9 @@ int64_t segmented_reduce(Context& ctx, const ElemType& t, const Operator& op, in
 void segmented_reduce_offsets(Context& ctx, const ElemType& t, const Operator& op, int64_t nseg,
                               cl_mem offsets, const Fused& in, cl_mem out, int64_t out_offset) {
   if (nseg <= 0) return;
-  const ProgramSource& src = program(ctx, t, &op, in, "", "segreduce offsets",
-                                     [] { return detail::kSegReduceOffsets; });
+  const ProgramSource& src =
+      program(ctx, t, &op, in, store_defines(out), "segreduce offsets",
+              [] { return detail::kSegReduceOffsets; });
   cl_kernel k = ctx.kernel(src, "arrc_segreduce_off");
   Config c = config(ctx);
   size_t L = 64;
@@ -768,6 +839,7 @@ void segmented_reduce_offsets(Context& ctx, const ElemType& t, const Operator& o
       .val<cl_long>(out_offset)
       .local(L * t.size)
       .extra(in)
+      .opargs(&op)
       .run(groups * L, L);
 }
 
@@ -780,6 +852,8 @@ void segmented_scan_offsets(Context& ctx, const ElemType& t, const Operator& op,
   static ProgramSource flags_prog(std::string(kernel_prelude()) +
                                   "#define T int\ninline T arrc_op(T a, T b) { return a + b; }\n"
                                   "#define ARRC_NE 0\n#define ARRC_PARAMS\n#define ARRC_ARGS\n"
+                                  "#define ARRC_OP_PARAMS\n#define ARRC_OP_ARGS\n"
+                                  "#define ARRC_OUT(p, v) (out[(p)] = (v))\n"
                                   "inline int arrc_load(long i) { return 0; }\n" +
                                   detail::kSegReduceOffsets);
   cl_kernel fk = ctx.kernel(flags_prog, "arrc_offsets_to_flags");
@@ -794,135 +868,370 @@ void segmented_scan_offsets(Context& ctx, const ElemType& t, const Operator& op,
 // ---------------------------------------------------------------------------
 // Histogram
 
+namespace {
+
+// OpenCL C that combines v into *p atomically in address space `as`
+// (__local or __global) for a scalar type `ty` of `size` bytes under the
+// operator `op` (expression over a and b); empty if it cannot be done.
+// Defines the function `fname(as ty* p, ty v ARRC_OP_PARAMS)`.
+std::string atomic_update_fn(const std::string& fname, const std::string& as,
+                             const std::string& ty, size_t size, const Operator& op) {
+  bool is32 = ty == "int" || ty == "uint", is64 = ty == "long" || ty == "ulong";
+  const char* fn = op.kind == Operator::Add ? "add"
+                   : op.kind == Operator::Min ? "min"
+                   : op.kind == Operator::Max ? "max" : nullptr;
+  std::string head = "inline void " + fname + "(" + as + " " + ty + "* p, " + ty + " v ARRC_OP_PARAMS) {\n";
+  if (fn && is32)
+    return head + "  atomic_" + fn + "((volatile " + as + " " + ty + "*)p, v);\n}\n";
+  if (fn && is64)
+    return head + "  atom_" + fn + "((volatile " + as + " " + ty + "*)p, v);\n}\n";
+  if (size != 4 && size != 8) return "";
+  std::string U = size == 8 ? "ulong" : "uint";
+  std::string cas = size == 8 ? "atom_cmpxchg" : "atomic_cmpxchg";
+  std::string un = "union { " + U + " u; " + ty + " t; }";
+  return head + "  volatile " + as + " " + U + "* q = (volatile " + as + " " + U + "*)p;\n" +
+         "  " + un + " o, nw;\n" +
+         "  o.u = *q;\n"
+         "  for (;;) {\n"
+         "    " + ty + " a = o.t, b = v;\n"
+         "    nw.t = (" + op.expr + ");\n"
+         "    " + U + " prev = " + cas + "(q, o.u, nw.u);\n"
+         "    if (prev == o.u) break;\n"
+         "    o.u = prev;\n"
+         "  }\n}\n";
+}
+
+// ARRC_HIST_<SPACE>_UPDATE(p, v) for T and op, or "" when T cannot be
+// updated atomically (records whose operator does not work member by
+// member, or members of 1 or 2 bytes). space: "LOCAL" or "GLOBAL".
+std::string hist_update(const ElemType& t, const Operator& op, const std::string& space) {
+  std::string as = space == "LOCAL" ? "__local" : "__global";
+  std::string macro = "ARRC_HIST_" + space + "_UPDATE";
+  std::string fname = "arrc_hist_" + std::string(space == "LOCAL" ? "l" : "g") + "upd";
+  if (!t.is_record()) {
+    std::string f = atomic_update_fn(fname, as, t.name, t.size, op);
+    if (f.empty()) return "";
+    return f + "#define " + macro + "(p, v) " + fname + "((p), (v) ARRC_OP_ARGS)\n";
+  }
+  if (op.fields.size() != t.fields.size()) return "";
+  std::string out, calls;
+  for (size_t k = 0; k < t.fields.size(); ++k) {
+    std::string fk = fname + "_f" + std::to_string(k);
+    std::string f = atomic_update_fn(fk, as, t.fields[k].name, t.fields[k].size, op.fields[k]);
+    if (f.empty()) return "";
+    out += op.fields[k].prelude + f;
+    calls += " " + fk + "(&(p)->f" + std::to_string(k) + ", (v).f" + std::to_string(k) +
+             " ARRC_OP_ARGS);";
+  }
+  return out + "#define " + macro + "(p, v) do {" + calls + " } while (0)\n";
+}
+
+// The exact ordered path (any operator): sort (bin, index) pairs, find the
+// bins' ranges, fold each range in index order.
+void histogram_sorted(Context& ctx, const ElemType& t, const Operator& op, int64_t nbins,
+                      int64_t n, const Fused& in, cl_mem out, int64_t out_offset) {
+  if (n >= INT_MAX) throw Error("histogram: at most 2^31-1 elements on this path");
+  bool wide = nbins >= static_cast<int64_t>(UINT32_MAX);
+  ElemType kt = wide ? ElemType::of<uint64_t>() : ElemType::of<uint32_t>();
+  auto keys = ctx.alloc(static_cast<size_t>(n) * kt.size);
+  auto perm = ctx.alloc(static_cast<size_t>(n) * sizeof(int32_t));
+  auto offs = ctx.alloc(static_cast<size_t>(nbins + 1) * sizeof(int64_t));
+  std::string defs = "#define KEYT " + kt.name + "\n";
+  const ProgramSource& ksrc = program(ctx, t, nullptr, in, defs, "histogram sorted keys",
+                                      [] { return detail::kHistSorted; });
+  Launch(ctx, ctx.kernel(ksrc, "arrc_hist_keys"))
+      .val<cl_long>(n).val<cl_long>(nbins).mem(keys->mem()).mem(perm->mem()).extra(in)
+      .run(round_up(static_cast<size_t>(n), 256), 256);
+  ElemType pt = ElemType::of<int32_t>();
+  sort_pairs(ctx, kt, n, keys->mem(), &pt, perm->mem());
+  Launch(ctx, ctx.kernel(ksrc, "arrc_hist_bounds"))
+      .val<cl_long>(n).val<cl_long>(nbins).mem(keys->mem()).mem(offs->mem())
+      .run(round_up(static_cast<size_t>(nbins + 1), 256), 256);
+  // each bin's elements in index order: arrc_load read through the permutation
+  Fused f = in;
+  f.args.push_back(KernelArg::buffer("__global const int*", "arrc_hist_perm", perm->mem()));
+  f.source = "#define arrc_load arrc_hist_user_load\n" + f.source +
+             "\n#undef arrc_load\n"
+             "inline T arrc_load(long j ARRC_PARAMS) {\n"
+             "  return arrc_hist_user_load(arrc_hist_perm[j] ARRC_ARGS);\n}\n";
+  segmented_reduce_offsets(ctx, t, op, nbins, offs->mem(), f, out, out_offset);
+}
+
+}  // namespace
+
 void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbins, int64_t n,
                const Fused& in, cl_mem out, int64_t out_offset) {
   if (nbins <= 0) return;
-  fill(ctx, t, nbins, op.neutral, out, out_offset);
-  if (n <= 0) return;
-  if (t.size != 4 && t.size != 8)
-    throw Error("histogram: element type " + t.name + " must be 4 or 8 bytes");
   Config c = config(ctx);
+  std::string store = store_defines(out);
   if (c.cpu) {
-    // private histograms per chunk when they are no larger than the chunks
-    // themselves (scratch <= the input); many bins take the atomics below
-    Chunks ch = cpu_chunks(ctx, n);
-    if (nbins <= ch.size) {
+    // private histograms per chunk, merged in chunk order (exact for any
+    // operator), when they are no larger than the chunks themselves
+    Chunks ch = cpu_chunks(ctx, std::max<int64_t>(n, 1));
+    if (nbins <= ch.size || n <= 0) {
       const ProgramSource& src =
-          program(ctx, t, &op, in, "", "histogram cpu", [] { return detail::kHistCpu; });
-      auto part = ctx.alloc(static_cast<size_t>(ch.count * nbins) * t.size);
-      Launch(ctx, ctx.kernel(src, "arrc_hist_chunks"))
-          .val<cl_long>(n).val<cl_long>(ch.size).val<cl_long>(nbins).mem(part->mem()).extra(in)
-          .run(ch.count, 1);
+          program(ctx, t, &op, in, store, "histogram cpu", [] { return detail::kHistCpu; });
+      auto part = ctx.alloc(static_cast<size_t>(std::max<int64_t>(ch.count * nbins, 1)) * t.size);
+      int64_t chunks = n > 0 ? ch.count : 0;
+      if (chunks > 0)
+        Launch(ctx, ctx.kernel(src, "arrc_hist_chunks"))
+            .val<cl_long>(n).val<cl_long>(ch.size).val<cl_long>(nbins).mem(part->mem())
+            .extra(in).opargs(&op).run(chunks, 1);
       Chunks bins = cpu_chunks(ctx, nbins);
       Launch(ctx, ctx.kernel(src, "arrc_hist_merge"))
-          .val<cl_long>(ch.count).val<cl_long>(nbins).val<cl_long>(bins.size).mem(part->mem())
-          .mem(out).val<cl_long>(out_offset).run(bins.count, 1);
+          .val<cl_long>(chunks).val<cl_long>(nbins).val<cl_long>(bins.size).mem(part->mem())
+          .mem(out).val<cl_long>(out_offset).extra(in).opargs(&op).run(bins.count, 1);
       return;
     }
   }
-  std::string g, l;  // global and local update macros
-  bool i64 = t.size == 8;
-  const std::string& nm = t.name;
-  bool is_int = nm == "int" || nm == "uint";
-  bool is_long = nm == "long" || nm == "ulong";
-  const char* fn = nullptr;
-  if (op.kind == Operator::Add) fn = "add";
-  if (op.kind == Operator::Min) fn = "min";
-  if (op.kind == Operator::Max) fn = "max";
-  if (fn && is_int) {
-    g = std::string("#define ARRC_ATOMIC_UPDATE(p, v) atomic_") + fn + "((volatile __global T*)(p), (v))\n";
-    l = std::string("#define ARRC_LOCAL_ATOMIC_UPDATE(p, v) atomic_") + fn + "((volatile __local T*)(p), (v))\n";
-  } else if (fn && is_long) {
-    g = std::string("#define ARRC_ATOMIC_UPDATE(p, v) atom_") + fn + "((volatile __global T*)(p), (v))\n";
-  } else {
-    std::string U = i64 ? "ulong" : "uint";
-    std::string cas = i64 ? "atom_cmpxchg" : "atomic_cmpxchg";
-    for (int space = 0; space < 2; ++space) {
-      if (space == 1 && i64) break;  // no 64-bit local atomics in 1.2
-      std::string as = space == 0 ? "__global" : "__local";
-      std::string name = space == 0 ? "arrc_atomic_update" : "arrc_local_atomic_update";
-      std::string& dst = space == 0 ? g : l;
-      dst += "typedef union { " + U + " u; T t; } arrc_hu_" + std::to_string(space) + ";\n";
-      dst += "inline void " + name + "(" + as + " T* p, T v) {\n"
-             "  volatile " + as + " " + U + "* q = (volatile " + as + " " + U + "*)p;\n"
-             "  arrc_hu_" + std::to_string(space) + " o, nw;\n"
-             "  o.u = *q;\n"
-             "  for (;;) {\n"
-             "    nw.t = arrc_op(o.t, v);\n"
-             "    " + U + " prev = " + cas + "(q, o.u, nw.u);\n"
-             "    if (prev == o.u) break;\n"
-             "    o.u = prev;\n"
-             "  }\n}\n";
-      dst += std::string("#define ") + (space == 0 ? "ARRC_ATOMIC_UPDATE" : "ARRC_LOCAL_ATOMIC_UPDATE") +
-             "(p, v) " + name + "(p, v)\n";
-    }
+  std::string gupd = op.commutative ? hist_update(t, op, "GLOBAL") : "";
+  if (c.cpu) {
+    if (gupd.empty()) return histogram_sorted(ctx, t, op, nbins, n, in, out, out_offset);
+  } else if (!op.commutative) {
+    return histogram_sorted(ctx, t, op, nbins, n, in, out, out_offset);
+  }
+  // Local-memory schedules (GPU): private per work-item when WG copies fit
+  // (largest WG of 256/128/64), else shared copies updated atomically.
+  const size_t budget = std::min<size_t>(32768, ctx.local_mem_bytes() / 2);
+  size_t bytes = static_cast<size_t>(nbins) * t.size;
+  int wg = 0;
+  if (!c.cpu)
+    for (int w : {256, 128, 64})
+      if (static_cast<size_t>(w) <= ctx.max_work_group_size() && bytes * w <= budget) {
+        wg = w;
+        break;
+      }
+  std::string lupd = (!c.cpu && wg == 0 && bytes <= budget) ? hist_update(t, op, "LOCAL") : "";
+  if (wg > 0 || !lupd.empty()) {
+    bool priv = wg > 0;
+    if (!priv) wg = c.wg;
+    int reps = priv ? 1 : static_cast<int>(std::clamp<size_t>(budget / bytes, 1, wg / 32));
+    std::string defs = "#define WG " + std::to_string(wg) + "\n" + lupd + store;
+    const ProgramSource& src = program(ctx, t, &op, in, defs, "histogram gpu", [] {
+      return std::string(detail::kReduceFinal) + detail::kHistGpu;
+    });
+    // groups: enough to fill the device, few enough that their histograms
+    // (groups * nbins elements) stay small next to the input
+    int64_t per = std::max<int64_t>(static_cast<int64_t>(wg) * 16, 1);
+    int64_t groups = std::min<int64_t>(static_cast<int64_t>(c.groups), (n + per - 1) / per);
+    groups = std::min<int64_t>(groups, std::max<int64_t>(1, (1 << 22) / nbins));
+    groups = std::max<int64_t>(groups, 1);
+    int64_t chunk = (n + groups - 1) / groups;
+    auto part = ctx.alloc(static_cast<size_t>(groups * nbins) * t.size);
+    size_t lbytes = priv ? bytes * wg : bytes * reps;
+    if (priv)
+      Launch(ctx, ctx.kernel(src, "arrc_hist_private"))
+          .val<cl_long>(n).val<cl_long>(nbins).val<cl_long>(chunk).mem(part->mem()).local(lbytes)
+          .extra(in).opargs(&op).run(static_cast<size_t>(groups) * wg, wg);
+    else
+      Launch(ctx, ctx.kernel(src, "arrc_hist_shared"))
+          .val<cl_long>(n).val<cl_long>(nbins).val<cl_long>(chunk).val<cl_int>(reps)
+          .mem(part->mem()).local(lbytes).extra(in).opargs(&op)
+          .run(static_cast<size_t>(groups) * wg, wg);
+    Launch(ctx, ctx.kernel(src, "arrc_hist_merge_parts"))
+        .val<cl_long>(groups).val<cl_long>(nbins).mem(part->mem()).mem(out)
+        .val<cl_long>(out_offset).extra(in).opargs(&op).run(static_cast<size_t>(nbins) * wg, wg);
+    return;
+  }
+  if (gupd.empty()) return histogram_sorted(ctx, t, op, nbins, n, in, out, out_offset);
+  // Global atomics: accumulate in `out` itself when there is one, else in a
+  // temporary that is then stored through the hook.
+  std::string defs = "#define WG " + std::to_string(c.wg) + "\n" + gupd + store;
+  const ProgramSource& src = program(ctx, t, &op, in, defs, "histogram gpu", [] {
+    return std::string(detail::kReduceFinal) + detail::kHistGpu;
+  });
+  BufferPtr tmp;
+  cl_mem acc = out;
+  int64_t acc_off = out_offset;
+  if (!out) {
+    tmp = ctx.alloc(static_cast<size_t>(nbins) * t.size);
+    acc = tmp->mem();
+    acc_off = 0;
   }
   size_t L = static_cast<size_t>(c.wg);
-  bool use_local = !l.empty() && static_cast<size_t>(nbins) * t.size <= 16384;
-  const ProgramSource& src = program(ctx, t, &op, in, g + (use_local ? l : std::string()),
-                                     "histogram", [] { return detail::kHist; });
-  size_t groups = std::max<size_t>(
-      1, std::min<size_t>(c.groups, (static_cast<size_t>(n) + L * 4 - 1) / (L * 4)));
-  if (use_local) {
-    cl_kernel k = ctx.kernel(src, "arrc_hist_local");
-    Launch(ctx, k)
-        .val<cl_long>(n)
-        .val<cl_long>(nbins)
-        .mem(out)
-        .val<cl_long>(out_offset)
-        .local(static_cast<size_t>(nbins) * t.size)
-        .extra(in)
-        .run(groups * L, L);
-  } else {
-    cl_kernel k = ctx.kernel(src, "arrc_hist");
-    Launch(ctx, k)
-        .val<cl_long>(n)
-        .val<cl_long>(nbins)
-        .mem(out)
-        .val<cl_long>(out_offset)
-        .extra(in)
+  Launch(ctx, ctx.kernel(src, "arrc_hist_init"))
+      .val<cl_long>(nbins).mem(acc).val<cl_long>(acc_off).opargs(&op)
+      .run(round_up(static_cast<size_t>(nbins), L), L);
+  if (n > 0) {
+    size_t groups = std::max<size_t>(
+        1, std::min<size_t>(c.groups, (static_cast<size_t>(n) + L * 4 - 1) / (L * 4)));
+    Launch(ctx, ctx.kernel(src, "arrc_hist_global"))
+        .val<cl_long>(n).val<cl_long>(nbins).mem(acc).val<cl_long>(acc_off).extra(in).opargs(&op)
         .run(groups * L, L);
   }
+  if (!out)
+    Launch(ctx, ctx.kernel(src, "arrc_hist_emit"))
+        .val<cl_long>(nbins).mem(acc).mem(out).val<cl_long>(0).extra(in)
+        .run(round_up(static_cast<size_t>(nbins), L), L);
 }
 
 // ---------------------------------------------------------------------------
 // Expand
 
-Expanded expand(Context& ctx, const ElemType& t, int64_t n, const Fused& in) {
-  Expanded r;
-  if (n <= 0) {
-    r.data = ctx.alloc(t.size);
-    r.ends = ctx.alloc(sizeof(int64_t));
-    return r;
-  }
-  r.ends = ctx.alloc(static_cast<size_t>(n) * sizeof(int64_t));
-  Fused f = in;
-  f.args.push_back(KernelArg::buffer("__global long*", "arrc_ends", r.ends->mem()));
-  const char* adapter = R"CLC(
+namespace {
+
+const char* kExpandSizesAdapter = R"CLC(
 #define ST long
 inline long arrc_ladd(long a, long b) { return a + b; }
 #define arrc_sop arrc_ladd
 #define ARRC_SNE 0L
-#define arrc_sload(i) arrc_size(i ARRC_ARGS)
+#define arrc_sload(i) max(arrc_size(i ARRC_ARGS), 0L)
 #define arrc_sstore(i, v) (arrc_ends[i] = (v))
 )CLC";
-  // One program holds both kernels (scan of sizes + expansion).
-  const ProgramSource& src = run_scan(ctx, t, nullptr, f, 8, adapter, "arrc_sop", "ARRC_SNE", n,
-                                      true, detail::kExpand);
-  int64_t total = 0;
-  ctx.read(r.ends->mem(), (n - 1) * sizeof(int64_t), sizeof total, &total);
-  r.count = total;
-  r.data = ctx.alloc(static_cast<size_t>(std::max<int64_t>(total, 1)) * t.size);
-  if (config(ctx).cpu) {
-    Chunks ch = cpu_chunks(ctx, n);
-    Launch(ctx, ctx.kernel(src, "arrc_expand_chunks"))
-        .val<cl_long>(n).val<cl_long>(ch.size).mem(r.ends->mem()).mem(r.data->mem()).extra(f)
-        .run(ch.count, 1);
-  } else {
-    Launch(ctx, ctx.kernel(src, "arrc_expand"))
-        .val<cl_long>(n).val<cl_long>(total).mem(r.ends->mem()).mem(r.data->mem()).extra(f)
-        .run(round_up(static_cast<size_t>(total), 256), 256);
+
+// Config of the GPU walks: work-group size, items per work-item (values
+// held in local memory or registers: at most 16 KiB a tile), groups.
+struct WalkShape {
+  int wg, vt;
+  size_t groups;
+};
+WalkShape walk_shape(Context& ctx, const Config& c, const ElemType& t, int vt_max) {
+  WalkShape w{c.wg, vt_max, c.groups};
+  while (w.vt > 1 && static_cast<size_t>(w.wg) * w.vt * t.size > 16384) w.vt /= 2;
+  (void)ctx;
+  return w;
+}
+
+// The program of the walk kernels for `mode` (REDUCE, WRITE or COMPACT).
+const ProgramSource& walk_program(Context& ctx, const Config& c, const ElemType& t,
+                                  const Operator* op, const Fused& in, const std::string& mode,
+                                  const WalkShape& w, const std::string& extra_defs) {
+  std::string defs = "#define ARRC_EXP_" + mode + " 1\n" + extra_defs;
+  if (c.cpu)
+    return program(ctx, t, op, in, defs, "expand walk cpu", [op] {
+      return std::string(detail::kExpandWalk) + (op ? detail::kReduceCpuFinal : "") +
+             detail::kExpandCpu;
+    });
+  defs += "#define WG " + std::to_string(w.wg) + "\n#define VT " + std::to_string(w.vt) +
+          "\n#define CT long\n#define ARRC_LB 32\n";
+  return program(ctx, t, op, in, defs, "expand walk", [op] {
+    return std::string(detail::kExpandWalk) + (op ? detail::kReduceFinal : "") +
+           "inline CT arrc_cadd(CT a, CT b) { return a + b; }\n" +
+           helpers("CT", "arrc_cadd", "(CT)0", "c") + detail::kExpandGpu;
+  });
+}
+
+int64_t cpu_walk_chunks(Context& ctx) { return static_cast<int64_t>(ctx.compute_units()) * 4; }
+
+}  // namespace
+
+ExpandOffsets expand_offsets(Context& ctx, const ElemType& t, int64_t n, const Fused& in,
+                             bool read_total) {
+  ExpandOffsets r;
+  r.n = std::max<int64_t>(n, 0);
+  r.ends = ctx.alloc(static_cast<size_t>(std::max<int64_t>(n, 1)) * sizeof(int64_t));
+  if (n <= 0) {
+    r.total = 0;
+    return r;
   }
+  Fused f = in;
+  f.args.push_back(KernelArg::buffer("__global long*", "arrc_ends", r.ends->mem()));
+  run_scan(ctx, t, nullptr, f, 8, kExpandSizesAdapter, "arrc_sop", "ARRC_SNE", n, true);
+  if (read_total) ctx.read(r.ends->mem(), (n - 1) * sizeof(int64_t), sizeof r.total, &r.total);
+  return r;
+}
+
+void expand_write(Context& ctx, const ElemType& t, const ExpandOffsets& e, const Fused& in,
+                  cl_mem out, int64_t out_offset) {
+  if (e.total < 0) throw Error("expand_write: the total was not read back (expand_offsets)");
+  if (e.n <= 0 || e.total == 0) return;
+  Config c = config(ctx);
+  WalkShape w = walk_shape(ctx, c, t, 8);
+  const ProgramSource& src = walk_program(ctx, c, t, nullptr, in, "WRITE", w, store_defines(out));
+  if (c.cpu) {
+    int64_t chunks = std::min<int64_t>(cpu_walk_chunks(ctx), std::max<int64_t>(1, e.total / 1024));
+    Launch(ctx, ctx.kernel(src, "arrc_cexpand_write"))
+        .val<cl_long>(e.n).val<cl_long>(chunks).mem(e.ends->mem()).mem(out)
+        .val<cl_long>(out_offset).extra(in).run(chunks, 1);
+    return;
+  }
+  int64_t tile = static_cast<int64_t>(w.wg) * w.vt;
+  size_t groups = std::min<size_t>(w.groups, static_cast<size_t>((e.total + tile - 1) / tile));
+  Launch(ctx, ctx.kernel(src, "arrc_expand_write"))
+      .val<cl_long>(e.n).mem(e.ends->mem()).mem(out).val<cl_long>(out_offset).extra(in)
+      .run(groups * w.wg, w.wg);
+}
+
+void expand_reduce(Context& ctx, const ElemType& t, const Operator& op, const ExpandOffsets& e,
+                   const Fused& in, cl_mem out, int64_t out_index) {
+  Config c = config(ctx);
+  WalkShape w = walk_shape(ctx, c, t, 16);
+  std::string defs = op.commutative ? "#define ARRC_COMMUTATIVE 1\n" : "";
+  const ProgramSource& src = walk_program(ctx, c, t, &op, in, "REDUCE", w, defs);
+  // the number of partials is fixed (the total stays on the device)
+  int64_t parts = c.cpu ? cpu_walk_chunks(ctx) : static_cast<int64_t>(w.groups);
+  if (e.n <= 0) parts = 0;
+  auto partial = ctx.alloc(static_cast<size_t>(std::max<int64_t>(parts, 1)) * t.size);
+  if (parts > 0) {
+    if (c.cpu)
+      Launch(ctx, ctx.kernel(src, "arrc_cexpand_reduce"))
+          .val<cl_long>(e.n).val<cl_long>(parts).mem(e.ends->mem()).mem(partial->mem())
+          .extra(in).opargs(&op).run(parts, 1);
+    else
+      Launch(ctx, ctx.kernel(src, "arrc_expand_reduce"))
+          .val<cl_long>(e.n).mem(e.ends->mem()).mem(partial->mem()).extra(in).opargs(&op)
+          .run(static_cast<size_t>(parts) * w.wg, w.wg);
+  }
+  reduce_final(ctx, c, src, op, parts, partial->mem(), out, out_index);
+}
+
+ExpandCompaction expand_compact_count(Context& ctx, const ElemType& t, const ExpandOffsets& e,
+                                      const Fused& in) {
+  ExpandCompaction r;
+  if (e.n <= 0) return r;
+  Config c = config(ctx);
+  WalkShape w = walk_shape(ctx, c, t, 8);
+  const ProgramSource& src = walk_program(ctx, c, t, nullptr, in, "COMPACT", w, "");
+  r.chunks = c.cpu ? cpu_walk_chunks(ctx) : static_cast<int64_t>(w.groups);
+  r.offsets = ctx.alloc(static_cast<size_t>(r.chunks) * sizeof(int64_t));
+  if (c.cpu) {
+    const ProgramSource& offs_src =
+        program(ctx, t, nullptr, Fused{}, "", "chunk offsets", [] { return detail::kChunkOffsets; });
+    auto total = ctx.alloc(sizeof(int64_t));
+    Launch(ctx, ctx.kernel(src, "arrc_cexpand_count"))
+        .val<cl_long>(e.n).val<cl_long>(r.chunks).mem(e.ends->mem()).mem(r.offsets->mem())
+        .extra(in).run(r.chunks, 1);
+    Launch(ctx, ctx.kernel(offs_src, "arrc_chunk_offsets"))
+        .val<cl_long>(r.chunks).mem(r.offsets->mem()).mem(total->mem()).run(1, 1);
+    ctx.read(total->mem(), 0, sizeof r.count, &r.count);
+    return r;
+  }
+  auto counts = ctx.alloc(static_cast<size_t>(r.chunks) * sizeof(int64_t));
+  Launch(ctx, ctx.kernel(src, "arrc_expand_count"))
+      .val<cl_long>(e.n).mem(e.ends->mem()).mem(counts->mem()).extra(in)
+      .run(static_cast<size_t>(r.chunks) * w.wg, w.wg);
+  // inclusive scan of the group counts: group g writes from offsets[g-1]
+  ElemType lt = ElemType::of<int64_t>();
+  scan(ctx, lt, Operator::add(), r.chunks, load_from(lt, counts->mem()), r.offsets->mem(), 0, true);
+  ctx.read(r.offsets->mem(), (r.chunks - 1) * sizeof(int64_t), sizeof r.count, &r.count);
+  return r;
+}
+
+void expand_compact_write(Context& ctx, const ElemType& t, const ExpandOffsets& e,
+                          const ExpandCompaction& cp, const Fused& in, cl_mem out,
+                          int64_t out_offset) {
+  if (e.n <= 0 || cp.count == 0) return;
+  Config c = config(ctx);
+  WalkShape w = walk_shape(ctx, c, t, 8);
+  const ProgramSource& src =
+      walk_program(ctx, c, t, nullptr, in, "COMPACT", w, store_defines(out));
+  if (c.cpu)
+    Launch(ctx, ctx.kernel(src, "arrc_cexpand_compact"))
+        .val<cl_long>(e.n).val<cl_long>(cp.chunks).mem(e.ends->mem()).mem(cp.offsets->mem())
+        .mem(out).val<cl_long>(out_offset).extra(in).run(cp.chunks, 1);
+  else
+    Launch(ctx, ctx.kernel(src, "arrc_expand_compact"))
+        .val<cl_long>(e.n).mem(e.ends->mem()).mem(cp.offsets->mem()).mem(out)
+        .val<cl_long>(out_offset).extra(in).run(static_cast<size_t>(cp.chunks) * w.wg, w.wg);
+}
+
+Expanded expand(Context& ctx, const ElemType& t, int64_t n, const Fused& in) {
+  Expanded r;
+  ExpandOffsets e = expand_offsets(ctx, t, n, in, true);
+  r.ends = e.ends;
+  r.count = e.total;
+  r.data = ctx.alloc(static_cast<size_t>(std::max<int64_t>(e.total, 1)) * t.size);
+  expand_write(ctx, t, e, in, r.data->mem(), 0);
   return r;
 }
 

@@ -64,6 +64,9 @@ void read_view(ContextImpl& c, size_t elem_size, int rank, const int64_t* shape,
 void write_view(ContextImpl& c, size_t elem_size, int rank, const int64_t* shape, cl_mem dst,
                 const int64_t* w, const void* src);
 BufferPtr alloc(ContextImpl& c, const std::shared_ptr<ContextImpl>& owner, size_t bytes);
+// Advice for a fresh host allocation about to be filled (huge pages on
+// Linux for large ones: fewer first-touch page faults).
+void advise_host_buffer(void* p, size_t bytes);
 void fill_zero(ContextImpl& c, cl_mem m, size_t off, size_t bytes);
 // Computes the count of a triplet and checks its bounds (throws arrc::Error
 // "section bound ..." naming pos).
@@ -99,7 +102,7 @@ public:
     ctx.fill_zero(a.buffer(), 0, a.size() * sizeof(storage_type));
     return a;
   }
-  // Copies size(shape) row-major elements from host memory (blocking).
+  // Copies size(shape) row-major elements from host memory.
   static Array from(Context& ctx, const T* data, const shape_type& shape) {
     Array a = alloc(ctx, shape);
     ctx.write(a.buffer(), 0, a.size() * sizeof(storage_type), data);
@@ -144,9 +147,15 @@ public:
     return true;
   }
 
-  // --- host transfers (blocking; row-major order even for views) ------------
+  // --- host transfers (row-major order even for views) ----------------------
+  // Reads return with the data on the host; writes (from, copy_from) return
+  // once the host data may be reused. Large transfers to a discrete GPU go
+  // through pinned chunks (docs/runtime.md, "Transfers").
   std::vector<T> to_vector() const {
-    std::vector<storage_type> v(static_cast<size_t>(size()));
+    std::vector<storage_type> v;
+    v.reserve(static_cast<size_t>(size()));
+    detail::advise_host_buffer(v.data(), static_cast<size_t>(size()) * sizeof(storage_type));
+    v.resize(static_cast<size_t>(size()));
     copy_to_storage(v.data());
     if constexpr (std::is_same_v<T, bool>) {
       return std::vector<bool>(v.begin(), v.end());

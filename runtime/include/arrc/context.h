@@ -137,6 +137,23 @@ struct CacheStats {
   uint64_t disk_rejected = 0;  // corrupt/stale cache files ignored (then rewritten)
 };
 
+// How host <-> device transfers are made (fixed when the Context is created;
+// docs/runtime.md, "Transfers", describes the design and the knobs).
+struct TransferConfig {
+  bool staged = false;         // large transfers go through pinned staging chunks
+  size_t min_staged_bytes = 0; // ... from this size on ($ARRC_PINNED_MIN)
+  size_t chunk_bytes = 0;      // largest chunk, one pinned buffer each ($ARRC_STAGING_CHUNK)
+  int chunks = 0;              // pinned buffers in the ring ($ARRC_STAGING_CHUNKS)
+  int threads = 0;             // host threads copying to/from them ($ARRC_STAGING_THREADS)
+};
+
+struct TransferStats {
+  uint64_t direct_writes = 0, direct_reads = 0;  // from/to the caller's memory
+  uint64_t staged_writes = 0, staged_reads = 0;  // through the pinned chunks
+  uint64_t staged_chunks = 0;                    // DMAs made by staged transfers
+  uint64_t small_reads = 0;                      // reads of <= 4 KiB through pinned memory
+};
+
 struct PoolStats {
   uint64_t allocations = 0;   // clCreateBuffer calls
   uint64_t reuses = 0;        // allocs served from the free lists
@@ -205,14 +222,23 @@ public:
   // Pooled allocation (uninitialised). Throws "out of device memory: ..." when
   // bytes > max_alloc_bytes() or the device cannot allocate.
   BufferPtr alloc(size_t bytes);
-  void write(cl_mem dst, size_t dst_offset, size_t bytes, const void* src);  // blocking
-  void read(cl_mem src, size_t src_offset, size_t bytes, void* dst);         // blocking
+  // Host -> device: returns once `src` may be reused (the last DMAs of a
+  // staged write may still be running; later work on the queue waits for them).
+  void write(cl_mem dst, size_t dst_offset, size_t bytes, const void* src);
+  // Device -> host: returns with the data in `dst` (blocking).
+  void read(cl_mem src, size_t src_offset, size_t bytes, void* dst);
   void copy(cl_mem src, size_t src_offset, cl_mem dst, size_t dst_offset, size_t bytes);
   void fill(cl_mem dst, const void* pattern, size_t pattern_size, size_t offset, size_t bytes);
   void fill_zero(cl_mem dst, size_t offset, size_t bytes);
   void finish();
   void trim_pool();  // release all cached free buffers
   PoolStats pool_stats() const;
+  TransferConfig transfer_config() const;
+  TransferStats transfer_stats() const;
+  // Kernels enqueued so far (primitives and generated kernels alike), and
+  // reads the host waited for (round trips): the per-call cost of small inputs.
+  uint64_t launch_count() const;
+  uint64_t blocking_read_count() const;
 
   // --- device-side errors ---------------------------------------------------
   // A small __global long[8] record: [0] code (the low 32 bits are the
@@ -223,6 +249,11 @@ public:
   // resets the record and throws arrc::Error formatted with
   // positions[pos_id] ("file:line:col") as prefix. The context stays usable.
   void check_errors(const char* const* positions = nullptr, size_t count = 0);
+  // read() of a small result (a reduction's), then check_errors(), in one
+  // round trip when bytes <= kCheckedReadMax.
+  static constexpr size_t kCheckedReadMax = 192;
+  void read_checked(cl_mem src, size_t off, size_t bytes, void* dst,
+                    const char* const* positions = nullptr, size_t count = 0);
 
   // --- profiling ------------------------------------------------------------
   bool profiling() const;

@@ -1,15 +1,21 @@
 // arrc runtime: primitive parallel kernels (reduce, scan, compaction, scatter,
 // gather, radix sort, segmented scan/reduce, histogram, expand).
 //
-// Every primitive is a kernel *template* instantiated textually from
-//   - an element type  (ElemType: OpenCL C type name, size, prelude),
-//   - an operator      (Operator: expression over `a` and `b` + neutral element),
+// Every primitive owns its schedule per device class (GPU: tiles, decoupled
+// look-back, local-memory privatisation; CPU: one contiguous chunk per
+// work-item) and is a kernel *template* instantiated textually from
+//   - an element type  (ElemType: OpenCL C type name, size, prelude; scalars
+//                       or records of scalars, see ElemType::record),
+//   - an operator      (Operator: expression over `a` and `b` + neutral
+//                       element, optionally reading run-time arguments),
 //   - a fused producer (Fused: OpenCL C functions + extra kernel arguments).
 // The program built from each distinct text is cached per context (and on
 // disk), so calling a primitive again with the same pieces only launches.
+// Generated code (codegen/) calls these with the SOAC's body fused in.
 //
 // Fused producers. The extra kernel arguments of a Fused are appended to the
-// parameter list of every kernel of the primitive. The source sees two macros:
+// parameter list of every kernel of the primitive that calls the producer.
+// The source sees two macros:
 //   ARRC_PARAMS  ->  ", <type1> <name1>, <type2> <name2>, ..."
 //   ARRC_ARGS    ->  ", <name1>, <name2>, ..."
 // and each function it defines must take ARRC_PARAMS as trailing parameters,
@@ -21,13 +27,24 @@
 // available. Which functions a primitive calls is listed at each primitive.
 // Producers must be pure (they may be called more than once per index).
 //
+// Operators with arguments. Operator::args are kernel arguments the
+// operator's expression, its prelude and its neutral element may read by
+// name (e.g. a neutral element known only at run time). They reach every
+// function that combines elements through ARRC_OP_PARAMS / ARRC_OP_ARGS
+// (empty when there are none); arrc_op(a, b) and ARRC_NE are macros that
+// pass them on. Names must differ from the Fused argument names.
+//
 // Output. Results are written to a caller-provided buffer (cl_mem + element
-// offset). scan/segmented_scan also accept out == nullptr, in which case the
-// source must define `void arrc_store(long i, T v ARRC_PARAMS)` (store hook).
+// offset). Every primitive that writes elements also accepts out == nullptr,
+// in which case the source must define the store hook
+//   void arrc_store(long i, T v ARRC_PARAMS)
+// called with the element's index (without the offset): e.g. to write the
+// fields of a record into separate arrays (structure of arrays).
 //
 // All primitives enqueue on the context's in-order queue and do not block,
 // except those returning a count to the host (compact, segmented_reduce with
-// flags, expand), which read 8 bytes back.
+// flags, expand_offsets with read_total, expand_compact_count), which read
+// 8 bytes back.
 #pragma once
 
 #include <arrc/array.h>
@@ -44,51 +61,37 @@ namespace arrc {
 // (e.g. "typedef struct { float v; long i; } arrc_vi;" for argmin) and must
 // be idempotent-safe: it is emitted once per program. `size` must equal the
 // device sizeof (mind OpenCL struct alignment).
+//
+// Records (tuples, stored as structure of arrays by generated code) are
+// ElemType::record(fields, name): a struct with members f0, f1, ... in
+// order, laid out as OpenCL C lays it out (each member at a multiple of its
+// size, the whole a multiple of the largest member).
 struct ElemType {
   std::string name;
   size_t size = 0;
   std::string prelude;
+  size_t align = 0;              // 0: the size (scalars)
+  std::vector<ElemType> fields = {};  // records: the scalar members f0, f1, ...
   template <class T>
   static ElemType of();
-};
-template <> inline ElemType ElemType::of<int32_t>() { return {"int", 4, ""}; }
-template <> inline ElemType ElemType::of<uint32_t>() { return {"uint", 4, ""}; }
-template <> inline ElemType ElemType::of<int64_t>() { return {"long", 8, ""}; }
-template <> inline ElemType ElemType::of<uint64_t>() { return {"ulong", 8, ""}; }
-template <> inline ElemType ElemType::of<float>() { return {"float", 4, ""}; }
-template <> inline ElemType ElemType::of<double>() { return {"double", 8, ""}; }
-template <> inline ElemType ElemType::of<uint8_t>() { return {"uchar", 1, ""}; }
-template <> inline ElemType ElemType::of<bool>() { return {"uchar", 1, ""}; }
-
-// An associative operator `a op b` as an OpenCL C expression over `a` and `b`
-// (of type T), its neutral element as OpenCL C expression, and optional helper
-// functions (prelude, may use T). `commutative` lets reduce use its fastest
-// (unordered) schedule; kind != Custom lets histogram use atomics.
-struct Operator {
-  enum Kind { Custom, Add, Mul, Min, Max };
-  std::string expr;
-  std::string neutral;
-  bool commutative = false;
-  Kind kind = Custom;
-  std::string prelude;
-
-  static Operator custom(std::string expr, std::string neutral, bool commutative = false,
-                         std::string prelude = {}) {
-    Operator o;
-    o.expr = std::move(expr);
-    o.neutral = std::move(neutral);
-    o.commutative = commutative;
-    o.prelude = std::move(prelude);
-    return o;
+  static ElemType scalar(std::string name, size_t size) {
+    ElemType t;
+    t.name = std::move(name);
+    t.size = size;
+    return t;
   }
-  static Operator add() { return {"a + b", "(T)0", true, Add, ""}; }
-  static Operator mul() { return {"a * b", "(T)1", true, Mul, ""}; }
-  // min/max: neutral is the type's largest/smallest value (INFINITY for floats).
-  static Operator min(const ElemType& t) { return {"min(a, b)", max_value(t), true, Min, ""}; }
-  static Operator max(const ElemType& t) { return {"max(a, b)", min_value(t), true, Max, ""}; }
-  static std::string max_value(const ElemType& t);
-  static std::string min_value(const ElemType& t);
+  static ElemType record(const std::vector<ElemType>& fields, const std::string& name);
+  size_t alignment() const { return align ? align : size; }
+  bool is_record() const { return !fields.empty(); }
 };
+template <> inline ElemType ElemType::of<int32_t>() { return scalar("int", 4); }
+template <> inline ElemType ElemType::of<uint32_t>() { return scalar("uint", 4); }
+template <> inline ElemType ElemType::of<int64_t>() { return scalar("long", 8); }
+template <> inline ElemType ElemType::of<uint64_t>() { return scalar("ulong", 8); }
+template <> inline ElemType ElemType::of<float>() { return scalar("float", 4); }
+template <> inline ElemType ElemType::of<double>() { return scalar("double", 8); }
+template <> inline ElemType ElemType::of<uint8_t>() { return scalar("uchar", 1); }
+template <> inline ElemType ElemType::of<bool>() { return scalar("uchar", 1); }
 
 // One extra kernel argument of a fused producer: OpenCL C parameter type and
 // name, and its value (a cl_mem or the bytes of a scalar/struct).
@@ -124,10 +127,55 @@ struct KernelArg {
   }
 };
 
+// An associative operator `a op b` as an OpenCL C expression over `a` and `b`
+// (of type T), its neutral element as OpenCL C expression, and optional helper
+// functions (prelude, may use T). `commutative` lets reduce use its fastest
+// (unordered) schedule; kind != Custom lets histogram use atomics.
+//
+// `args`: run-time values the expression, prelude and neutral may read (see
+// "Operators with arguments" above). `fields`: for a record type whose
+// operator combines each member on its own, the operator of member k (over
+// that member's type); histogram then updates members one by one.
+struct Operator {
+  enum Kind { Custom, Add, Mul, Min, Max };
+  std::string expr;
+  std::string neutral;
+  bool commutative = false;
+  Kind kind = Custom;
+  std::string prelude;
+  std::vector<KernelArg> args = {};
+  std::vector<Operator> fields = {};
+
+  static Operator custom(std::string expr, std::string neutral, bool commutative = false,
+                         std::string prelude = {}) {
+    Operator o;
+    o.expr = std::move(expr);
+    o.neutral = std::move(neutral);
+    o.commutative = commutative;
+    o.prelude = std::move(prelude);
+    return o;
+  }
+  static Operator make(std::string expr, std::string neutral, Kind kind) {
+    Operator o;
+    o.expr = std::move(expr);
+    o.neutral = std::move(neutral);
+    o.commutative = true;
+    o.kind = kind;
+    return o;
+  }
+  static Operator add() { return make("a + b", "(T)0", Add); }
+  static Operator mul() { return make("a * b", "(T)1", Mul); }
+  // min/max: neutral is the type's largest/smallest value (INFINITY for floats).
+  static Operator min(const ElemType& t) { return make("min(a, b)", max_value(t), Min); }
+  static Operator max(const ElemType& t) { return make("max(a, b)", min_value(t), Max); }
+  static std::string max_value(const ElemType& t);
+  static std::string min_value(const ElemType& t);
+};
+
 // OpenCL C source of fused functions + the extra arguments they read.
 struct Fused {
   std::string source;
-  std::vector<KernelArg> args;
+  std::vector<KernelArg> args = {};
   Fused& operator+=(const Fused& o) {
     source += "\n" + o.source;
     args.insert(args.end(), o.args.begin(), o.args.end());
@@ -158,7 +206,8 @@ void scan(Context& ctx, const ElemType& t, const Operator& op, int64_t n, const 
           cl_mem out, int64_t out_offset, bool inclusive);
 
 // Stable filter: writes x_i (= arrc_load(i)) for which arrc_keep(i, x_i) != 0
-// to out[out_offset + 0 ..), returns the count. Calls
+// to out[out_offset + 0 ..) (out == nullptr: arrc_store(j, x_i) for the j-th
+// kept element), returns the count. Calls
 //   T arrc_load(long i ARRC_PARAMS); int arrc_keep(long i, T v ARRC_PARAMS);
 // If count_out is given, the count (a long) is also stored there on the device.
 int64_t compact(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem out,
@@ -166,6 +215,7 @@ int64_t compact(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_
 
 // dest[dest_offset + j] = arrc_load(k) where j = arrc_index(k) (long), for
 // k < n; j outside [0, dest_n) is ignored. Duplicate j: any one value wins.
+// dest == nullptr: arrc_store(j, v) instead.
 void scatter(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem dest,
              int64_t dest_offset, int64_t dest_n);
 
@@ -191,7 +241,8 @@ void segmented_scan(Context& ctx, const ElemType& t, const Operator& op, int64_t
                     const Fused& in, cl_mem out, int64_t out_offset, bool inclusive);
 
 // Segmented reduce with flags: one result per segment (in order) written to
-// out[out_offset + s]; returns the number of segments (0 when n == 0).
+// out[out_offset + s] (out == nullptr: arrc_store(s, v)); returns the number
+// of segments (0 when n == 0).
 int64_t segmented_reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n,
                          const Fused& in, cl_mem out, int64_t out_offset = 0);
 
@@ -208,18 +259,66 @@ void segmented_scan_offsets(Context& ctx, const ElemType& t, const Operator& op,
                             int64_t out_offset, bool inclusive);
 
 // Histogram / reduce-by-index: out[out_offset + b] = ne op (all x_i with
-// arrc_bin(i) == b), 0 <= b < nbins, other bins ignored. Calls
+// arrc_bin(i) == b), 0 <= b < nbins, other bins ignored (out == nullptr:
+// arrc_store(b, v)). Calls
 //   long arrc_bin(long i ARRC_PARAMS); T arrc_load(long i ARRC_PARAMS);
-// Element size must be 4 or 8 bytes (atomics / compare-and-swap loops).
-// The order of combination is unspecified: op must be commutative.
+// Any element type, records too. Schedules (docs/runtime.md, "Histogram"):
+// a commutative operator is folded into private per-work-item histograms in
+// local memory when the bins fit, else into per-work-group histograms in
+// local memory updated atomically (4- and 8-byte elements, or records whose
+// operator works member by member: Operator::fields), else by global atomic
+// updates; the per-group histograms are then merged in order. A
+// non-commutative operator (or an element that cannot be updated
+// atomically, with too many bins) takes the exact ordered path: the
+// elements are sorted by bin (stable radix sort) and each bin's elements are
+// folded in index order. CPUs fold a private histogram per chunk and merge
+// the chunks in order (exact for any operator).
 void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbins, int64_t n,
                const Fused& in, cl_mem out, int64_t out_offset = 0);
 
-// Expand (flattening by expansion): for i < n, sizes s_i = arrc_size(i) >= 0
-// (long); the output has sum(s_i) elements, element j = arrc_get(i, k) where
-// i is found by binary search in the inclusive scan of sizes and
-// k = j - (start of i). Calls long arrc_size(long i ARRC_PARAMS) and
-// T arrc_get(long i, long k ARRC_PARAMS).
+// Expand (flattening by expansion): for i < n, sizes s_i = arrc_size(i)
+// (long; negative counts as 0); the expanded sequence has sum(s_i) elements,
+// element j = arrc_get(i, k) where i is the source whose range holds j and k
+// its place in that range. Calls long arrc_size(long i ARRC_PARAMS) and
+// T arrc_get(long i, long k ARRC_PARAMS). Three steps, so that consumers of
+// the expanded sequence need not materialise it:
+//   expand_offsets  -- inclusive scan of the sizes (ends), optionally the total
+//   expand_write / expand_reduce / expand_compact_* -- walk the sequence
+// Each walk is load-balanced: a work-item takes a run of consecutive
+// elements, finds the source of the first by binary search and steps on.
+struct ExpandOffsets {
+  BufferPtr ends;      // n longs: inclusive scan of the sizes
+  int64_t n = 0;       // number of sources
+  int64_t total = -1;  // sum of the sizes (-1: not read back)
+};
+// (t: the element type of the walk that follows, so one Fused may serve both.)
+ExpandOffsets expand_offsets(Context& ctx, const ElemType& t, int64_t n, const Fused& in,
+                             bool read_total = true);
+// out[out_offset + j] = element j (out == nullptr: arrc_store(j, v)).
+// Needs the total (read_total).
+void expand_write(Context& ctx, const ElemType& t, const ExpandOffsets& e, const Fused& in,
+                  cl_mem out, int64_t out_offset = 0);
+// out[out_index] = ne op e0 op e1 ... over the expanded elements, in order.
+void expand_reduce(Context& ctx, const ElemType& t, const Operator& op, const ExpandOffsets& e,
+                   const Fused& in, cl_mem out, int64_t out_index = 0);
+// Stable compaction of the expanded elements e_j with arrc_keep(j, e_j) != 0
+// (int arrc_keep(long j, T v ARRC_PARAMS)). Two calls: the count (read back;
+// the returned plan holds per-chunk offsets), then, once the caller has
+// allocated the output, the writing (out == nullptr: arrc_store(r, v) for the
+// r-th kept element). The Fused of the second call is the first's plus the
+// store hook's arguments.
+struct ExpandCompaction {
+  BufferPtr offsets;  // per-chunk exclusive offsets of the kept elements
+  int64_t chunks = 0, chunk = 0;
+  int64_t count = 0;
+};
+ExpandCompaction expand_compact_count(Context& ctx, const ElemType& t, const ExpandOffsets& e,
+                                      const Fused& in);
+void expand_compact_write(Context& ctx, const ElemType& t, const ExpandOffsets& e,
+                          const ExpandCompaction& c, const Fused& in, cl_mem out,
+                          int64_t out_offset = 0);
+// All in one: scan of sizes, total read back, then expand_write into a new
+// buffer.
 struct Expanded {
   BufferPtr data;     // count elements of t
   int64_t count = 0;

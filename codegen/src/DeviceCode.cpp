@@ -1,0 +1,409 @@
+// Device code: IR expressions and scalar statements as OpenCL C (and the
+// same expressions as C++ for host code), kernel parameters and launches.
+#include "Generator.h"
+
+#include <cmath>
+
+namespace arrc::cg {
+
+Generator::Generator(const ir::Module &m) : m_(m) {
+  for (size_t i = 0; i < m.vars.size(); ++i) {
+    std::string n = m.vars[i].name.empty() ? "t" : sanitize(m.vars[i].name);
+    names_.push_back(n + "_" + std::to_string(i));
+  }
+}
+
+std::string Generator::devName(int v) const {
+  auto it = devAlias_.find(v);
+  return it != devAlias_.end() ? it->second : name(v);
+}
+void Generator::noteType(ScalarKind k) {
+  if (k == ScalarKind::Double) usesDouble_ = true;
+}
+
+
+// ---------------------------------------------------------------- expressions
+std::string Generator::exp(const ExpP &e, bool dev) {
+  if (!e) fail("null expression");
+  ScalarKind k = e->type.elem;
+  if (dev) noteType(k);
+  auto arg = [&](size_t i) { return exp(e->args.at(i), dev); };
+  switch (e->kind) {
+  case Exp::Const:
+    if (isFloating(k)) return floatLit(e->fval, k, dev);
+    return intLit(e->ival, k, dev);
+  case Exp::Var:
+    return dev ? devName(e->var) : name(e->var);
+  case Exp::Unary: {
+    std::string a = arg(0);
+    switch (e->unop) {
+    case UnOp::Neg:
+      if (isIntegral(k))
+        return dev ? "((" + std::string(clScalar(k)) + ")(0" + (k == ScalarKind::Long ? "ul" : "u") +
+                         " - (" + (k == ScalarKind::Long ? "ulong" : "uint") + ")(" + a + ")))"
+                   : "arrc::gen::wneg<" + std::string(cppScalar(k)) + ">(" + a + ")";
+      return "(-" + a + ")";
+    case UnOp::Not: return "(!" + a + ")";
+    case UnOp::BitNot:
+      if (k == ScalarKind::Bool) return "(!" + a + ")";
+      return dev ? "(~" + a + ")" : std::string(cppScalar(k)) + "(~" + a + ")";
+    }
+    break;
+  }
+  case Exp::Binary: return binary(e, dev);
+  case Exp::Convert: {
+    std::string a = arg(0);
+    if (k == ScalarKind::Bool) return "(" + a + " != 0)";
+    return dev ? "((" + std::string(clScalar(k)) + ")(" + a + "))"
+               : "static_cast<" + std::string(cppScalar(k)) + ">(" + a + ")";
+  }
+  case Exp::Select: return "(" + arg(0) + " ? " + arg(1) + " : " + arg(2) + ")";
+  case Exp::Call: return call(e, dev);
+  case Exp::Read: return read(e, dev);
+  case Exp::Shape: {
+    const ExpP &a = e->args.at(0);
+    if (a->kind != Exp::Var) fail("Shape of a non-variable array");
+    return dev ? devName(a->var) + "_n" + std::to_string(e->axis)
+               : name(a->var) + ".shape(" + std::to_string(e->axis) + ")";
+  }
+  case Exp::Weight: {
+    const ExpP &a = e->args.at(0);
+    if (a->kind != Exp::Var) fail("Weight of a non-variable array");
+    return dev ? devName(a->var) + "_w" + std::to_string(e->axis)
+               : name(a->var) + ".weight(" + std::to_string(e->axis) + ")";
+  }
+  }
+  fail("unknown expression kind");
+}
+
+std::string Generator::binary(const ExpP &e, bool dev) {
+  ScalarKind k = e->args.at(0)->type.elem; // operand type
+  std::string a = exp(e->args[0], dev), b = exp(e->args[1], dev);
+  bool integral = isIntegral(k);
+  const char *cl = clScalar(k);
+  std::string ucl = k == ScalarKind::Long ? "ulong" : "uint";
+  std::string cpp = cppScalar(k);
+  auto wrap = [&](const char *op, const char *fn) {
+    if (dev) return "((" + std::string(cl) + ")((" + ucl + ")(" + a + ") " + op + " (" + ucl + ")(" + b + ")))";
+    return "arrc::gen::" + std::string(fn) + "<" + cpp + ">(" + a + ", " + b + ")";
+  };
+  auto plain = [&](const char *op) { return "(" + a + " " + op + " " + b + ")"; };
+  switch (e->binop) {
+  case BinOp::Add: return integral ? wrap("+", "wadd") : plain("+");
+  case BinOp::Sub: return integral ? wrap("-", "wsub") : plain("-");
+  case BinOp::Mul: return integral ? wrap("*", "wmul") : plain("*");
+  case BinOp::Div:
+    if (integral)
+      return dev ? "arrc_div_" + std::string(cl) + "(" + a + ", " + b + ")"
+                 : "arrc::gen::div<" + cpp + ">(" + a + ", " + b + ")";
+    return plain("/");
+  case BinOp::Mod:
+    if (integral)
+      return dev ? "arrc_mod_" + std::string(cl) + "(" + a + ", " + b + ")"
+                 : "arrc::gen::mod<" + cpp + ">(" + a + ", " + b + ")";
+    return (dev ? "fmod(" : "std::fmod(") + a + ", " + b + ")";
+  case BinOp::Eq: return plain("==");
+  case BinOp::Ne: return plain("!=");
+  case BinOp::Lt: return plain("<");
+  case BinOp::Le: return plain("<=");
+  case BinOp::Gt: return plain(">");
+  case BinOp::Ge: return plain(">=");
+  case BinOp::And: return plain("&&");
+  case BinOp::Or: return plain("||");
+  case BinOp::BitAnd:
+  case BinOp::BitOr:
+  case BinOp::BitXor: {
+    const char *op = e->binop == BinOp::BitAnd ? "&" : e->binop == BinOp::BitOr ? "|" : "^";
+    if (k == ScalarKind::Bool) return "((" + a + " " + op + " " + b + ") != 0)";
+    return dev ? plain(op) : cpp + plain(op);
+  }
+  case BinOp::Shl:
+    if (dev) {
+      std::string bits = k == ScalarKind::Long ? "63" : "31";
+      return "((" + std::string(cl) + ")((" + ucl + ")(" + a + ") << ((" + b + ") & " + bits + ")))";
+    }
+    return "arrc::gen::wshl<" + cpp + ">(" + a + ", " + b + ")";
+  case BinOp::Shr:
+    if (dev) {
+      std::string bits = k == ScalarKind::Long ? "63" : "31";
+      return "(" + a + " >> ((" + b + ") & " + bits + "))";
+    }
+    return "arrc::gen::ashr<" + cpp + ">(" + a + ", " + b + ")";
+  case BinOp::Concat: fail("Concat in the core IR");
+  }
+  fail("unknown binary operator");
+}
+
+std::string Generator::call(const ExpP &e, bool dev) {
+  const std::string &f = e->fn;
+  std::vector<std::string> a;
+  for (auto &x : e->args) a.push_back(exp(x, dev));
+  ScalarKind k = e->args.empty() ? e->type.elem : e->args[0]->type.elem;
+  std::string cl = clScalar(k), cpp = cppScalar(k);
+  auto fn = [&](const std::string &name) {
+    return (dev ? name : "std::" + name) + "(" + join(a) + ")";
+  };
+  if (f == "abs") {
+    if (isFloating(k)) return fn("fabs");
+    if (dev) return "((" + cl + ")abs(" + a.at(0) + "))";
+    return "arrc::gen::iabs<" + cpp + ">(" + a.at(0) + ")";
+  }
+  if (f == "min" || f == "max") {
+    if (a.size() != 2) fail(f + " needs two arguments");
+    if (isFloating(k)) return fn(f == "min" ? "fmin" : "fmax");
+    if (k == ScalarKind::Bool)
+      return "(" + a[0] + (f == "min" ? " && " : " || ") + a[1] + ")";
+    if (dev) return f + "(" + a[0] + ", " + a[1] + ")";
+    return "std::" + f + "<" + cpp + ">(" + a[0] + ", " + a[1] + ")";
+  }
+  if (f == "isnan") return dev ? "(isnan(" + a.at(0) + ") != 0)" : "std::isnan(" + a.at(0) + ")";
+  static const std::set<std::string> math = {"sqrt", "exp", "log", "pow", "sin", "cos",
+                                             "tan", "atan2", "floor", "ceil", "round", "erf",
+                                             "asin", "acos", "atan", "sinh", "cosh", "tanh",
+                                             "log2", "log10", "exp2", "cbrt", "trunc", "fma", "hypot"};
+  if (math.count(f)) {
+    if (!isFloating(k)) {
+      // math on integers: compute in double, convert back to the result type
+      std::vector<std::string> d;
+      for (auto &x : a) d.push_back(dev ? "(double)(" + x + ")" : "double(" + x + ")");
+      if (dev) usesDouble_ = true;
+      std::string r = (dev ? f : "std::" + f) + "(" + join(d) + ")";
+      ScalarKind rk = e->type.elem;
+      return dev ? "((" + std::string(clScalar(rk)) + ")" + r + ")"
+                 : "static_cast<" + std::string(cppScalar(rk)) + ">(" + r + ")";
+    }
+    return fn(f);
+  }
+  fail("unknown built-in function '" + f + "'");
+}
+
+static std::string guardCode(Check::Code code) {
+  switch (code) {
+  case Check::Bounds: return "ARRC_ERR_BOUNDS";
+  case Check::Shape: return "ARRC_ERR_SHAPE";
+  case Check::ZipSize: return "ARRC_ERR_ZIP";
+  case Check::Empty: return "ARRC_ERR_EMPTY";
+  case Check::Irregular: return "ARRC_ERR_SHAPE";
+  case Check::Other: break;
+  }
+  return "ARRC_ERR_GENERIC";
+}
+
+std::string Generator::read(const ExpP &e, bool dev) {
+  const ExpP &arr = e->args.at(0);
+  if (arr->kind != Exp::Var) fail("Read of a non-variable array");
+  int rank = static_cast<int>(e->args.size()) - 1;
+  std::vector<std::string> idx;
+  for (int k = 1; k <= rank; ++k) idx.push_back(exp(e->args[static_cast<size_t>(k)], dev));
+  ScalarKind ek = typeOf(arr->var).elem;
+  if (!dev) {
+    return "arrc::gen::read<" + std::string(cppScalar(ek)) + ", " + std::to_string(rank) + ">(ctx, " +
+           name(arr->var) + ", {" + join(idx) + "}, " + std::to_string(e->checkPos) +
+           ", detail::positions, detail::num_positions)";
+  }
+  std::string a = devName(arr->var);
+  std::string addr;
+  for (int k = 0; k < rank; ++k) {
+    addr += "(" + idx[static_cast<size_t>(k)] + ") * " + a + "_w" + std::to_string(k) + " + ";
+  }
+  addr += a + "_w" + std::to_string(rank);
+  std::string v = a + "[" + addr + "]";
+  if (ek == ScalarKind::Bool) v = "(" + v + " != 0)";
+  if (e->checkPos < 0) return v;
+  mayRaise_ = true;
+  std::vector<std::string> checks;
+  for (int k = 0; k < rank; ++k)
+    checks.push_back("arrc_in_bounds(" + errName_ + ", " + std::to_string(e->checkPos) + ", " +
+                     idx[static_cast<size_t>(k)] + ", " + a + "_n" + std::to_string(k) + ", " +
+                     std::to_string(k) + ")");
+  std::string zero = ek == ScalarKind::Bool ? "false" : "(" + std::string(clScalar(ek)) + ")0";
+  // A lowering guard (Module::guards) fails by reading index 1 of its
+  // one-element array {0}: report the guarded check's own error, not
+  // bounds. Its value is known, so the array itself is never read (nor
+  // allocated: see isGuard).
+  for (const auto &g : m_.guards)
+    if (g.var == arr->var)
+      return "((" + idx[0] + ") == 0 ? " + zero + " : (arrc_raise(" + errName_ + ", " + guardCode(g.code) +
+             ", " + std::to_string(e->checkPos) + ", -1, -1, 0), " + zero + "))";
+  return "(" + join(checks, " && ") + " ? " + v + " : " + zero + ")";
+}
+
+
+// ---------------------------------------------------------------- device blocks
+std::string Generator::decl(int v, bool dev) {
+  const ir::Type &t = typeOf(v);
+  if (dev) {
+    noteType(t.elem);
+    return std::string(clScalar(t.elem)) + " " + devName(v);
+  }
+  std::string d = cppType(t) + " " + name(v);
+  if (t.rank == 0 && !used_.count(v)) d = "[[maybe_unused]] " + d;
+  return d;
+}
+
+void Generator::devBlock(Code &c, const Block &b) {
+  for (auto &s : b.stmts) devStmt(c, *s);
+}
+
+void Generator::devStmt(Code &c, const Stmt &s) {
+  switch (s.kind) {
+  case StmtKind::Let: {
+    auto &x = static_cast<const Let &>(s);
+    int v = x.outs.at(0);
+    if (typeOf(v).rank > 0) {
+      if (x.value->kind != Exp::Var) fail("array Let of a non-variable inside a kernel");
+      devAlias_[v] = devName(x.value->var);
+      return;
+    }
+    c.line(decl(v, true) + " = " + exp(x.value, true) + ";");
+    return;
+  }
+  case StmtKind::If: {
+    auto &x = static_cast<const ir::If &>(s);
+    for (int o : x.outs) {
+      if (typeOf(o).rank > 0) fail("array-valued if inside a kernel");
+      c.line(decl(o, true) + ";");
+    }
+    c.open("if (" + exp(x.cond, true) + ")");
+    devBlock(c, x.thenB);
+    for (size_t i = 0; i < x.outs.size(); ++i)
+      c.line(devName(x.outs[i]) + " = " + exp(x.thenB.results.at(i), true) + ";");
+    c.close();
+    c.open("else");
+    devBlock(c, x.elseB);
+    for (size_t i = 0; i < x.outs.size(); ++i)
+      c.line(devName(x.outs[i]) + " = " + exp(x.elseB.results.at(i), true) + ";");
+    c.close();
+    return;
+  }
+  case StmtKind::Loop: {
+    auto &x = static_cast<const ir::Loop &>(s);
+    for (size_t i = 0; i < x.params.size(); ++i) {
+      if (typeOf(x.params[i]).rank > 0) fail("array-valued loop inside a kernel");
+      c.line(decl(x.params[i], true) + " = " + exp(x.init.at(i), true) + ";");
+    }
+    if (x.form == ir::Loop::For) {
+      std::string iv = devName(x.index);
+      std::string it = clScalar(typeOf(x.index).elem);
+      c.open("for (" + it + " " + iv + " = 0; " + iv + " < " + exp(x.count, true) + "; ++" + iv + ")");
+    } else {
+      c.open("for (;;)");
+      devBlock(c, x.cond);
+      c.line("if (!(" + exp(x.cond.results.at(0), true) + ")) break;");
+    }
+    devBlock(c, x.body);
+    loopAssign(c, x, true);
+    c.close();
+    for (size_t i = 0; i < x.outs.size(); ++i)
+      c.line(decl(x.outs[i], true) + " = " + devName(x.params.at(i)) + ";");
+    return;
+  }
+  case StmtKind::Write: {
+    auto &x = static_cast<const Write &>(s);
+    std::string a = devName(x.array);
+    std::string addr;
+    for (size_t k = 0; k < x.indices.size(); ++k)
+      addr += "(" + exp(x.indices[k], true) + ") * " + a + "_w" + std::to_string(k) + " + ";
+    addr += a + "_w" + std::to_string(x.indices.size());
+    ScalarKind ek = typeOf(x.array).elem;
+    std::string v = exp(x.value, true);
+    if (ek == ScalarKind::Bool) v = "(uchar)(" + v + ")";
+    c.line(a + "[" + addr + "] = " + v + ";");
+    return;
+  }
+  default:
+    fail("host-level statement (kind " + std::to_string(int(s.kind)) + ") inside a kernel body");
+  }
+}
+
+// params = body.results, through temporaries (they may refer to each other).
+void Generator::loopAssign(Code &c, const ir::Loop &x, bool dev) {
+  if (x.params.size() == 1) {
+    c.line((dev ? devName(x.params[0]) : name(x.params[0])) + " = " +
+           exp(x.body.results.at(0), dev) + ";");
+    return;
+  }
+  for (size_t i = 0; i < x.params.size(); ++i) {
+    const ir::Type &t = typeOf(x.params[i]);
+    std::string ty = dev ? clScalar(t.elem) : cppType(t);
+    c.line(ty + " next_" + std::to_string(i) + " = " + exp(x.body.results.at(i), dev) + ";");
+  }
+  for (size_t i = 0; i < x.params.size(); ++i)
+    c.line((dev ? devName(x.params[i]) : name(x.params[i])) + " = " +
+           (dev ? "next_" + std::to_string(i) : "std::move(next_" + std::to_string(i) + ")") + ";");
+}
+
+
+// ---------------------------------------------------------------- kernel pieces
+// Free variables of device code: arrays as buffer + shape + weights, scalars by value.
+bool Generator::isGuard(int v) const {
+  for (const auto &g : m_.guards)
+    if (g.var == v) return true;
+  return false;
+}
+
+KernelArgs Generator::freeArgs(const std::set<int> &vars) {
+  KernelArgs k;
+  for (int v : vars) {
+    if (isGuard(v)) continue;
+    const ir::Type &t = typeOf(v);
+    const std::string &n = name(v);
+    noteType(t.elem);
+    if (t.rank == 0) {
+      std::string h = t.elem == ScalarKind::Bool ? "uint8_t(" + n + ")" : n;
+      k.add(std::string(clStore(t.elem)) + " " + n, h);
+      continue;
+    }
+    k.add("__global " + std::string(clStore(t.elem)) + " *" + n, n);
+    for (int a = 0; a < t.rank; ++a)
+      k.add("long " + n + "_n" + std::to_string(a), n + ".shape(" + std::to_string(a) + ")");
+    for (int a = 0; a <= t.rank; ++a)
+      k.add("long " + n + "_w" + std::to_string(a), n + ".weight(" + std::to_string(a) + ")");
+  }
+  return k;
+}
+
+std::set<int> Generator::freeOf(const std::vector<const Block *> &blocks,
+                            const std::vector<const ir::Lambda *> &lambdas,
+                            const std::vector<int> &bound) {
+  std::set<int> u, d(bound.begin(), bound.end());
+  for (auto *b : blocks) usesBlock(*b, u, d);
+  for (auto *l : lambdas) usesLambda(*l, u, d);
+  std::set<int> r;
+  for (int v : u)
+    if (!d.count(v)) r.insert(v);
+  return r;
+}
+
+
+std::string Generator::newKernel(const std::string &kind, const Stmt &s) {
+  std::string base = fnName_ + "_" + kind + std::to_string(kernelCounter_++);
+  if (!s.outs.empty()) base += "_" + sanitize(m_.vars.at(static_cast<size_t>(s.outs[0])).name.empty()
+                                                  ? std::string("t")
+                                                  : m_.vars[static_cast<size_t>(s.outs[0])].name);
+  return base;
+}
+
+void Generator::beginKernel(Code &k, const std::string &name, const std::string &comment,
+                 const std::vector<std::string> &params) {
+  devAlias_.clear();
+  k.line("");
+  k.line("// " + comment);
+  std::vector<std::string> p = params;
+  p.push_back("__global long *arrc_err");
+  k.line("__kernel void " + name + "(");
+  for (size_t i = 0; i < p.size(); ++i) k.line("    " + p[i] + (i + 1 < p.size() ? "," : ")"));
+  k.open("");
+}
+
+std::string Generator::launch(const std::string &kernel, const std::string &global, const std::string &local,
+                   const std::vector<std::string> &args) {
+  std::vector<std::string> a = args;
+  a.push_back("ctx.error_buffer()");
+  return "ctx.launch(detail::kernel(ctx, \"" + kernel + "\"), " + global + ", " + local + ",\n" +
+         "           " + join(a) + ");";
+}
+
+// Host code writes each line through this (current indentation).
+
+} // namespace arrc::cg

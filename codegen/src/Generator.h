@@ -1,0 +1,222 @@
+// Private to codegen/: the Generator walks the optimised IR once and writes
+// the module's kernels (OpenCL C) and its host code (C++). Split by concern:
+//   Text.cpp         types, literals, names, small text utilities
+//   DeviceCode.cpp   IR expressions and scalar statements as OpenCL C,
+//                    kernel signatures and launches
+//   HostCode.cpp     host statements, export functions, the header layout
+//   RuntimeCall.cpp  the pieces of a call to a runtime primitive: element
+//                    type, operator, fused producer hooks and arguments
+//   Soac*.cpp        one file per SOAC: Map and Sort keep kernels of the
+//                    module; every other SOAC is a runtime primitive call
+//                    with the SOAC's body fused in (docs/codegen.md)
+#pragma once
+
+#include "arrc/Codegen.h"
+#include "arrc/IR.h"
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace arrc::cg {
+
+using namespace ir;
+
+// ------------------------------------------------------------------ text
+struct Code {
+  std::string s;
+  int ind = 0;
+  void line(const std::string &l);
+  void open(const std::string &l);
+  void close(const std::string &tail = "}");
+};
+
+std::string join(const std::vector<std::string> &v, const std::string &sep = ", ");
+[[noreturn]] void fail(const std::string &msg);
+std::string quote(const std::string &s); // a C++ string literal
+
+// Scalar types: OpenCL C in registers / in buffers (bool is a byte there),
+// C++ in values / in buffers.
+const char *clScalar(ScalarKind k);
+const char *clStore(ScalarKind k);
+const char *cppScalar(ScalarKind k);
+const char *cppStore(ScalarKind k);
+std::string cppArray(ScalarKind k, int rank);
+std::string cppType(const ir::Type &t);
+bool isIntegral(ScalarKind k);
+bool isFloating(ScalarKind k);
+
+// Export signatures (source types, with tuples).
+std::string cppOf(const TypeP &t, int arrayRank = 0);
+void flattenAccess(const TypeP &t, const std::string &expr, std::vector<std::string> &out);
+std::string buildValue(const TypeP &t, const std::vector<std::string> &leaves, size_t &pos);
+
+std::string intLit(int64_t v, ScalarKind k, bool device);
+std::string floatLit(double v, ScalarKind k, bool device);
+
+// Variables used (u) and defined (d) by IR pieces.
+void usesExp(const ExpP &e, std::set<int> &s);
+void usesBlock(const Block &b, std::set<int> &u, std::set<int> &d);
+void usesLambda(const ir::Lambda &l, std::set<int> &u, std::set<int> &d);
+void usesStmt(const Stmt &s, std::set<int> &u, std::set<int> &d);
+bool hasCheckedRead(const ExpP &e);
+bool blockHasCheckedRead(const Block &b);
+
+std::string sanitize(const std::string &name);
+std::string cppIdent(const std::string &name);
+std::string where(const Stmt &s); // "line L:C, note"
+
+// Kernel parameters and the host expressions passed for them.
+struct KernelArgs {
+  std::vector<std::string> cl;   // OpenCL parameter declarations
+  std::vector<std::string> host; // matching host argument expressions
+  void add(const std::string &c, const std::string &h) {
+    cl.push_back(c);
+    host.push_back(h);
+  }
+  void append(const KernelArgs &o) {
+    cl.insert(cl.end(), o.cl.begin(), o.cl.end());
+    host.insert(host.end(), o.host.begin(), o.host.end());
+  }
+};
+
+// The element type of a runtime call: one scalar, or a record of K scalars
+// (arrc::ElemType::record, members f0..fK-1) laid out as the device does.
+struct Element {
+  std::vector<ScalarKind> kinds;
+  std::string clName;   // "double", "arrc_rec_id"
+  std::string hostExpr; // C++ expression of the arrc::ElemType
+  size_t size = 0;
+  std::vector<size_t> offsets;
+  bool isRecord() const { return kinds.size() > 1; }
+  // Member k of an element value `v` in OpenCL C.
+  std::string field(const std::string &v, size_t k) const {
+    return isRecord() ? v + ".f" + std::to_string(k) : v;
+  }
+};
+Element elementOf(const std::vector<ScalarKind> &kinds);
+
+// ------------------------------------------------------------------ generator
+class Generator {
+public:
+  explicit Generator(const ir::Module &m);
+  void run();
+  std::string openclSource() const;
+  std::string header() const;
+  // The module program, then every fused producer (for --emit=opencl).
+  std::string openclListing() const;
+
+private:
+  const ir::Module &m_;
+  std::vector<std::string> names_;
+  std::string kernels_;   // the module program's kernels
+  std::string functions_; // the export functions
+  // Fused producer sources, in the header's detail namespace.
+  struct FusedText {
+    std::string id, comment, text;
+  };
+  std::vector<FusedText> fused_;
+  bool usesDouble_ = false;
+  std::string fnName_;
+  int kernelCounter_ = 0;
+  std::set<int> used_; // variables referenced in the current function
+  std::map<int, std::string> devAlias_;
+  std::string errName_ = "arrc_err"; // the error buffer's name in device code
+  bool mayRaise_ = false;            // device code of this function can raise an error
+  Code *host_ = nullptr;
+
+  // ---- names and types (DeviceCode.cpp)
+  const std::string &name(int v) const { return names_.at(static_cast<size_t>(v)); }
+  const ir::Type &typeOf(int v) const { return m_.vars.at(static_cast<size_t>(v)).type; }
+  std::string devName(int v) const;
+  bool isGuard(int v) const; // a lowering guard array (Module::guards)
+  void noteType(ScalarKind k);
+  std::string decl(int v, bool dev);
+
+  // ---- expressions and scalar statements (DeviceCode.cpp); dev: OpenCL C, else C++
+  std::string exp(const ExpP &e, bool dev);
+  std::string binary(const ExpP &e, bool dev);
+  std::string call(const ExpP &e, bool dev);
+  std::string read(const ExpP &e, bool dev);
+  void devBlock(Code &c, const Block &b);
+  void devStmt(Code &c, const Stmt &s);
+  void loopAssign(Code &c, const ir::Loop &x, bool dev);
+
+  // ---- module kernels (DeviceCode.cpp)
+  KernelArgs freeArgs(const std::set<int> &vars);
+  static std::set<int> freeOf(const std::vector<const Block *> &blocks,
+                              const std::vector<const ir::Lambda *> &lambdas,
+                              const std::vector<int> &bound);
+  std::string newKernel(const std::string &kind, const Stmt &s);
+  void beginKernel(Code &k, const std::string &name, const std::string &comment,
+                   const std::vector<std::string> &params);
+  std::string launch(const std::string &kernel, const std::string &global, const std::string &local,
+                     const std::vector<std::string> &args);
+
+  // ---- host code (HostCode.cpp)
+  void h(const std::string &l) { host_->line(l); }
+  void hostBlock(const Block &b);
+  void hostStmt(const Stmt &s);
+  void check(const Check &x);
+  void function(const Function &f);
+  static std::string helpers();
+
+  // ---- runtime calls (RuntimeCall.cpp)
+  // A hook of the runtime's fused-producer protocol: binds IR variables to
+  // the hook's parameters, emits the block, then `tail` with the block's
+  // result expressions (already in OpenCL C).
+  using HookTail = std::function<void(Code &, const std::vector<std::string> &)>;
+  std::string hook(const std::string &signature, const std::vector<std::pair<int, std::string>> &binds,
+                   const Block &body, const HookTail &tail, const std::vector<std::string> &prologue = {});
+  // Tails: return the results [from, from + el.kinds.size()) as one element.
+  HookTail returnElement(const Element &el, size_t from = 0);
+  HookTail returnResult(size_t k, const std::string &cast = "");
+  // The store hook writing element members to the arrays `outs` (from member `from`).
+  std::string storeHook(const Element &el, size_t outs, size_t from = 0);
+  // Registers fused source text; returns the C++ expression naming it.
+  std::string fusedSource(const std::string &what, const std::string &at, const std::string &text);
+  // Host statements: `static const arrc::ElemType <var>`.
+  void elemDecl(const Element &el, const std::string &var = "et");
+  // Host statements defining `arrc::Operator <var>` for the lambda and
+  // neutral elements of the SOAC `at` over the element type; true if the
+  // runtime may treat it as commutative.
+  // lifted: the element has a leading member f0 (whether it holds a value),
+  // the operator is lifted over it and its neutral element is (false, 0..):
+  // an identity whatever `ne` is (hist with a neutral that is not one).
+  bool operatorDecl(const Stmt &at, const ir::Lambda &op, const std::vector<ExpP> &ne,
+                    const Element &el, const std::string &var = "op", bool lifted = false);
+  // Whether `ne` is an identity of `op` that codegen can see (+ 0, * 1, min, max).
+  static bool neutralIsIdentity(const ir::Lambda &op, const std::vector<ExpP> &ne);
+  // Host statements defining `arrc::Fused <var>` with `source` and the free
+  // variables as arguments (plus the error buffer; plus the array
+  // variables `outs` as arrc_o<k> for a store hook).
+  void fusedDecl(const std::string &var, const std::string &source, const std::set<int> &vars,
+                 const std::vector<int> &outs = {});
+  void fusedArg(const std::string &var, int v, const std::string &prefix);
+  // Host statements reading the element in `buf` (a BufferPtr) into vars;
+  // checked: with the device error record, in the same round trip.
+  void readElement(const Element &el, const std::string &buf, const std::vector<int> &vars,
+                   bool checked);
+  std::vector<ScalarKind> kindsOf(const std::vector<int> &vars) const;
+
+  static const char *divModHelpers(); // integer / and % of generated code
+  std::string liftedHistStore(const Hist &x, const Element &el);
+  std::string segmentedSource(const std::string &what, const Stmt &s, int index, const Block &body,
+                              const Element &el, size_t outs);
+
+  // ---- SOACs (Soac*.cpp)
+  void map(const Map &x);
+  void reduce(const Reduce &x);
+  void scan(const Scan &x);
+  void segScan(const SegScan &x);
+  void filter(const Filter &x);
+  void segReduce(const SegReduce &x);
+  void scatter(const Scatter &x);
+  void hist(const Hist &x);
+  void sort(const Sort &x);
+  void expand(const Expand &x);
+};
+
+} // namespace arrc::cg

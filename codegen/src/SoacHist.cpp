@@ -1,0 +1,92 @@
+// Hist (body results: the bin, then the K values): the runtime's
+// arrc::histogram, the body fused in as arrc_bin and arrc_load, the bins
+// written by arrc_store. The runtime picks the schedule (docs/runtime.md):
+// private or shared local-memory histograms for commutative operators that
+// it recognises (+, *, min, max per component), global atomics for many
+// bins, and for any other operator the exact ordered path (sort by bin,
+// fold each bin in index order); CPUs fold per chunk and merge in order.
+//
+// bin k = ne op (the values of bin k) must hold for any `ne` (LANGUAGE.md
+// §7), also one that is not an identity of op. Unless codegen sees that it
+// is one (+ 0, * 1, min, max), the element is lifted: member f0 says
+// whether a value is present, the runtime folds with the identity
+// (false, _), and the store hook applies `ne op` once per bin.
+#include "Generator.h"
+
+namespace arrc::cg {
+
+// The store hook of a lifted histogram: out_k[b] = ne op acc, or ne.
+std::string Generator::liftedHistStore(const Hist &x, const Element &el) {
+  size_t K = x.outs.size();
+  std::set<int> opFree = freeOf({}, {&x.op}, {});
+  Code k;
+  k.open("inline void arrc_store(long arrc_i, T arrc_v ARRC_PARAMS)");
+  std::vector<std::string> neText;
+  for (size_t c = 0; c < K; ++c) {
+    neText.push_back(x.ne[c]->kind == Exp::Const ? exp(x.ne[c], true) : "arrc_hne" + std::to_string(c));
+    k.line(std::string(clScalar(el.kinds[1 + c])) + " arrc_x" + std::to_string(c) + ";");
+  }
+  k.open("if (!arrc_v.f0)");
+  for (size_t c = 0; c < K; ++c) k.line("arrc_x" + std::to_string(c) + " = " + neText[c] + ";");
+  k.close();
+  k.open("else");
+  for (int v : opFree) devAlias_[v] = "arrc_sa_" + name(v);
+  for (size_t c = 0; c < K; ++c) {
+    k.line(decl(x.op.params[c], true) + " = " + neText[c] + ";");
+    k.line(decl(x.op.params[K + c], true) + " = " + el.field("arrc_v", 1 + c) + ";");
+  }
+  devBlock(k, x.op.body);
+  for (size_t c = 0; c < K; ++c) k.line("arrc_x" + std::to_string(c) + " = " + exp(x.op.body.results[c], true) + ";");
+  devAlias_.clear();
+  k.close();
+  for (size_t c = 0; c < K; ++c)
+    k.line("arrc_o" + std::to_string(c) + "[arrc_i] = arrc_x" + std::to_string(c) + ";");
+  k.close();
+  return k.s;
+}
+
+void Generator::hist(const Hist &x) {
+  size_t K = x.outs.size();
+  bool lifted = !neutralIsIdentity(x.op, x.ne);
+  std::vector<ScalarKind> kinds = kindsOf(x.outs);
+  if (lifted) kinds.insert(kinds.begin(), ScalarKind::Bool);
+  Element el = elementOf(kinds);
+  HookTail load = returnElement(el, 1);
+  if (lifted)
+    load = [el, K](Code &c, const std::vector<std::string> &r) {
+      c.line("T arrc_r;");
+      c.line("arrc_r.f0 = 1;");
+      for (size_t k = 0; k < K; ++k) c.line(el.field("arrc_r", 1 + k) + " = " + r.at(1 + k) + ";");
+      c.line("return arrc_r;");
+    };
+  std::string id = fusedSource(
+      "hist", where(x),
+      hook("long arrc_bin(long arrc_i ARRC_PARAMS)", {{x.index, "arrc_i"}}, x.body, returnResult(0, "long")) +
+          hook("T arrc_load(long arrc_i ARRC_PARAMS)", {{x.index, "arrc_i"}}, x.body, load) +
+          (lifted ? liftedHistStore(x, el) : storeHook(el, K)));
+  h("// histogram" + (where(x).empty() ? "" : " (" + where(x) + ")") + ": runtime arrc::histogram, body " + id +
+    (lifted ? " (lifted: ne applied once per bin)" : ""));
+  for (int o : x.outs) h(decl(o, false) + ";");
+  host_->open("");
+  h("const int64_t n = " + exp(x.n, false) + ";");
+  h("const int64_t bins = std::max<int64_t>(0, " + exp(x.bins, false) + ");");
+  for (int o : x.outs) h(name(o) + " = " + cppType(typeOf(o)) + "::alloc(ctx, {bins});");
+  elemDecl(el);
+  operatorDecl(x, x.op, x.ne, el, "op", lifted);
+  fusedDecl("in", id, freeOf({&x.body}, {}, {x.index}), x.outs);
+  if (lifted) {
+    // what the store hook reads: the operator's free variables, run-time ne
+    for (int v : freeOf({}, {&x.op}, {})) fusedArg("in", v, "arrc_sa_");
+    for (size_t c = 0; c < K; ++c)
+      if (x.ne[c]->kind != Exp::Const) {
+        ScalarKind kk = el.kinds[1 + c];
+        h("in.args.push_back(arrc::KernelArg::scalar<" + std::string(cppStore(kk)) + ">(\"" + clStore(kk) +
+          "\", \"arrc_hne" + std::to_string(c) + "\", " + cppStore(kk) + "(" + exp(x.ne[c], false) + ")));");
+      }
+  }
+  h("arrc::histogram(ctx, et, op, bins, n, in, nullptr, 0);");
+  if (blockHasCheckedRead(x.body) || (lifted && blockHasCheckedRead(x.op.body))) h("detail::check(ctx);");
+  host_->close();
+}
+
+} // namespace arrc::cg

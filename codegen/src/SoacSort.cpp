@@ -1,0 +1,78 @@
+// Sort: the runtime's stable radix sort (arrc::sort_pairs) of (key, index)
+// pairs, between two kernels of the module: `_init` copies the keys into a
+// contiguous buffer (bool keys widened to int; float keys canonicalised so
+// -0.0 == +0.0 as under `<`) with the identity permutation, then the values
+// -- and the keys where the sorted copy is not the original bit pattern --
+// are gathered through the permutation.
+#include "Generator.h"
+
+namespace arrc::cg {
+
+void Generator::sort(const Sort &x) {
+  std::string kn = newKernel("sort", x);
+  if (x.keys->kind != Exp::Var) fail("sort keys are not a variable");
+  int keys = x.keys->var;
+  ScalarKind kt = typeOf(keys).elem;
+  noteType(kt);
+  bool isBool = kt == ScalarKind::Bool;
+  bool gatherKeys = isBool || isFloating(kt);
+  std::string sks = isBool ? "int" : clStore(kt), skcpp = isBool ? "int32_t" : cppStore(kt);
+  std::string skArr = "arrc::Array<" + skcpp + ", 1>";
+  h("// stable sort" + (where(x).empty() ? "" : " (" + where(x) + ")") + ": kernel " + kn +
+    "_init, runtime radix sort arrc::sort_pairs, gathers " + kn + "_gather*");
+  for (int o : x.outs) h(decl(o, false) + ";");
+  host_->open("");
+  h("const int64_t n = " + name(keys) + ".shape(0);");
+  h(skArr + " skeys = " + skArr + "::alloc(ctx, {n});");
+  h("arrc::Array<int32_t, 1> perm = arrc::Array<int32_t, 1>::alloc(ctx, {n});");
+  KernelArgs ia = freeArgs({keys});
+  ia.add("__global " + sks + " *keys_out", "skeys");
+  ia.add("__global int *perm_out", "perm");
+  h("if (n > int64_t(INT32_MAX)) throw arrc::Error(\"sort: more than 2^31-1 elements\");");
+  h("if (n > 0)");
+  h("  " + launch(kn + "_init", "arrc::NDRange(size_t(n))", "arrc::NDRange()", ia.host));
+  host_->open("if (n > 1)");
+  h("const arrc::ElemType vt = arrc::ElemType::of<int32_t>();");
+  h("arrc::sort_pairs(ctx, arrc::ElemType::of<" + skcpp + ">(), n, skeys.buffer(), &vt, perm.buffer());");
+  host_->close();
+  std::vector<std::pair<int, int>> gathers; // (source var, out var)
+  if (gatherKeys) gathers.push_back({keys, x.outs.at(0)});
+  else h(name(x.outs.at(0)) + " = skeys;");
+  for (size_t v = 0; v < x.values.size(); ++v) {
+    if (x.values[v]->kind != Exp::Var) fail("sort values are not variables");
+    gathers.push_back({x.values[v]->var, x.outs.at(v + 1)});
+  }
+  for (size_t g = 0; g < gathers.size(); ++g) {
+    int src = gathers[g].first, out = gathers[g].second;
+    ScalarKind et = typeOf(src).elem;
+    h(name(out) + " = " + cppArray(et, 1) + "::alloc(ctx, {n});");
+    KernelArgs ga = freeArgs({src});
+    ga.add("__global " + std::string(clStore(et)) + " *out", name(out));
+    ga.add("__global const int *perm", "perm");
+    std::string gk = kn + "_gather" + std::to_string(g);
+    h("if (n > 0)");
+    h("  " + launch(gk, "arrc::NDRange(size_t(n))", "arrc::NDRange()", ga.host));
+    Code k;
+    beginKernel(k, gk, "sort at " + where(x) + ": permute " + (src == keys ? "keys" : "values"), ga.cl);
+    k.line("const long i = get_global_id(0);");
+    k.line("out[i] = " + name(src) + "[(long)perm[i] * " + name(src) + "_w0 + " + name(src) + "_w1];");
+    k.close();
+    kernels_ += k.s;
+  }
+  host_->close();
+  {
+    Code k;
+    beginKernel(k, kn + "_init", "sort at " + where(x) + ": contiguous sort keys, identity permutation", ia.cl);
+    k.line("const long i = get_global_id(0);");
+    std::string src = name(keys) + "[i * " + name(keys) + "_w0 + " + name(keys) + "_w1]";
+    if (isBool) src = "(int)(" + src + " != 0)";
+    else if (kt == ScalarKind::Float) src = src + " + 0.0f";
+    else if (kt == ScalarKind::Double) src = src + " + 0.0";
+    k.line("keys_out[i] = " + src + ";");
+    k.line("perm_out[i] = (int)i;");
+    k.close();
+    kernels_ += k.s;
+  }
+}
+
+} // namespace arrc::cg
