@@ -10,10 +10,12 @@
 #include "arrc/Codegen.h"
 #include "Run.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <unistd.h>
 
@@ -159,22 +161,74 @@ int compileCommand(const CompileOptions &o) {
   return diag.hasErrors() ? 1 : 0;
 }
 
-int runCommand(const RunOptions &o) {
+int listBuiltinsCommand(const std::string &stdlibDir) {
+  for (auto &name : intrinsicNames())
+    std::cout << "intrinsic " << name << " " << intrinsicSignature(name) << "\n";
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (auto &e : fs::directory_iterator(stdlibDir, ec))
+    if (e.path().extension() == ".arr")
+      files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  if (files.empty()) {
+    std::cerr << "arrc: error: no stdlib found in '" << stdlibDir << "'\n";
+    return 1;
+  }
   SourceManager sm;
   Diagnostics diag(sm, std::cerr);
-  diag.setWarningsAsErrors(o.compile.werror);
+  for (auto &f : files) {
+    std::ifstream in(f, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    Module m;
+    if (!parseSource(sm, diag, sm.add(f.string(), text), m))
+      return 1;
+    for (auto &fn : m.functions) {
+      if (!fn)
+        continue;
+      std::string sig;
+      if (!fn->typeParams.empty()) {
+        sig = "<";
+        for (size_t i = 0; i < fn->typeParams.size(); ++i)
+          sig += (i ? ", " : "") + fn->typeParams[i];
+        sig += "> ";
+      }
+      sig += "(";
+      for (size_t i = 0; i < fn->params.size(); ++i)
+        sig += (i ? ", " : "") + toString(fn->params[i].type);
+      sig += ") -> " + toString(fn->result);
+      std::cout << "stdlib " << fn->name << " " << f.filename().string() << " " << sig << "\n";
+    }
+  }
+  return 0;
+}
+
+bool compileForRun(const CompileOptions &o, std::ostream &diagnostics, Compiled &out) {
+  SourceManager sm;
+  Diagnostics diag(sm, diagnostics);
+  diag.setWarningsAsErrors(o.werror);
   Program prog;
-  if (!runFrontend(o.compile, sm, diag, prog))
-    return 1;
+  bool parsed = runFrontend(o, sm, diag, prog);
+  if (!prog.modules.empty())
+    for (auto &f : prog.modules[0].functions)
+      if (f && f->exported)
+        out.exportLines.push_back({f->name, f->span.begin.line});
+  if (!parsed)
+    return false;
   TypeCheckOptions tco;
-  tco.warningsAsErrors = o.compile.werror;
+  tco.warningsAsErrors = o.werror;
   if (!typeCheck(prog, diag, tco))
+    return false;
+  if (!lowerProgram(prog, sm, diag, out.module))
+    return false;
+  optimize(out.module);
+  return !diag.hasErrors();
+}
+
+int runCommand(const RunOptions &o) {
+  Compiled c;
+  if (!compileForRun(o.compile, std::cerr, c))
     return 1;
-  ir::Module irm;
-  if (!lowerProgram(prog, sm, diag, irm))
-    return 1;
-  optimize(irm);
-  return runModule(irm, RunRequest{o.compile.input, o.entry, o.args});
+  return runModule(c.module, RunRequest{o.compile.input, o.entry, o.args});
 }
 
 } // namespace arrc::driver

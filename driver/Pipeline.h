@@ -3,7 +3,11 @@
 // status (0 success, 1 program error; usage errors are main.cpp's, status 2).
 #pragma once
 
+#include "arrc/IR.h"
+
+#include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace arrc::driver {
@@ -27,8 +31,23 @@ struct RunOptions {
   std::vector<std::string> args;        // Arr literals (or stdin when empty)
 };
 
+// A module compiled for running (`arrc run/test/bench`): its IR and where
+// each export is declared.
+struct Compiled {
+  ir::Module module;
+  std::vector<std::pair<std::string, int>> exportLines; // (name, line of the declaration)
+};
+// Parses, type-checks, lowers and optimises options.input; diagnostics go to
+// `diagnostics`. False if any error was reported.
+bool compileForRun(const CompileOptions &options, std::ostream &diagnostics, Compiled &out);
+
 // `arrc FILE.arr ...`
 int compileCommand(const CompileOptions &options);
+
+// `arrc --list-builtins`: every function a program can call without
+// defining it, one a line: "intrinsic NAME TYPE" (the compiler's table in
+// typecheck/) or "stdlib NAME FILE TYPE" (the `def`s of the stdlib directory).
+int listBuiltinsCommand(const std::string &stdlibDir);
 // `arrc run FILE.arr ...`
 int runCommand(const RunOptions &options);
 

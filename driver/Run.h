@@ -1,8 +1,7 @@
-// `arrc run FILE.arr [-e ENTRY] [ARG...]` after the IR is built: writes a
-// small C++ harness around the generated header (arguments parsed and the
-// result printed in Arr literal syntax by <arrc/io.h>), builds it with the
-// system C++ compiler against the arrc runtime (cached by content hash under
-// $ARRC_CACHE_DIR/run or ~/.cache/arrc/run), and runs it on the default device.
+// `arrc run FILE.arr [-e ENTRY] [ARG...]` after the IR is built: builds the
+// module's harness program (ProgramBuild.h) and runs it once on the default
+// device; arguments are Arr literals (else read from standard input) and the
+// result is printed in Arr literal syntax.
 #pragma once
 
 #include "arrc/IR.h"
@@ -22,13 +21,9 @@ struct RunRequest {
 // the harness could not be built, 2 on a usage error (unknown entry, ...).
 int runModule(const ir::Module &module, const RunRequest &request);
 
-// Where the runtime is: the include dir and the static library (build tree or
-// installed prefix, found relative to the running arrc executable).
-struct RuntimeLocation {
-  std::string includeDir;
-  std::string library;
-  bool found = false;
-};
-RuntimeLocation findRuntime();
+// The export named `entry`, or the only one when `entry` is empty; null after
+// printing why not ("<tool>: error: ..." on stderr).
+const ir::Function *chooseEntry(const ir::Module &module, const std::string &entry,
+                                const std::string &file, const std::string &tool);
 
 } // namespace arrc::driver

@@ -1,9 +1,15 @@
 // arrc — the Arr compiler driver.
 //   arrc FILE.arr [-o OUT] [--emit=ast|typed|lowered|ir|opencl|header]
 //        [--target=opencl] [-I DIR]... [-Werror] [--no-stdlib]
+//   arrc --list-builtins
 //   arrc run FILE.arr [-e ENTRY] [ARG...]
-// Exit status: 0 success, 1 program error, 2 usage error.
+//   arrc test FILE|DIR... [--exclude TAG]... [-e ENTRY] [-j N] [--timeout S]
+//   arrc bench FILE.arr [-e ENTRY] [--size NAME=EXPR]... [--runs N] [--warmup N]
+//        [--json] [--no-cache] [--timeout S]
+// Exit status: 0 success, 1 program error (or a failed test), 2 usage error.
+#include "BenchCommand.h"
 #include "Pipeline.h"
+#include "TestCommand.h"
 
 #include <CLI/CLI.hpp>
 
@@ -49,6 +55,9 @@ int main(int argc, char **argv) {
       ->type_name("opencl")
       ->check(CLI::IsMember({"opencl"}));
   addCommonOptions(app, compile, warnings);
+  bool listBuiltins = false;
+  app.add_flag("--list-builtins", listBuiltins,
+               "List the intrinsics and the stdlib's functions (callable without a definition)");
 
   RunOptions run;
   std::vector<std::string> runWarnings;
@@ -59,6 +68,39 @@ int main(int argc, char **argv) {
   runCmd->add_option("args", run.args, "Arguments in Arr literal syntax (else read from stdin)")
       ->type_name("ARG");
   addCommonOptions(*runCmd, run.compile, runWarnings);
+
+  TestOptions test;
+  std::vector<std::string> testWarnings;
+  CLI::App *testCmd = app.add_subcommand(
+      "test", "Run the test blocks (// == test) of .arr files; directories are searched recursively");
+  testCmd->add_option("paths", test.paths, "Files and directories")->required()->type_name("FILE|DIR");
+  testCmd->add_option("--exclude", test.exclude, "Skip the blocks tagged TAG (repeatable)")
+      ->type_name("TAG")
+      ->allow_extra_args(false);
+  testCmd->add_option("-e,--entry", test.entry, "Only the cases of this export")->type_name("ENTRY");
+  testCmd->add_option("-j,--jobs", test.jobs, "Files tested at once (default: the number of CPUs)")
+      ->type_name("N");
+  testCmd->add_option("--timeout", test.timeout, "Seconds allowed per file (default 600)")->type_name("S");
+  addCommonOptions(*testCmd, test.compile, testWarnings);
+
+  BenchOptions bench;
+  std::vector<std::string> benchWarnings;
+  CLI::App *benchCmd = app.add_subcommand("bench", "Time one export on the default device");
+  benchCmd->add_option("file", bench.compile.input, "The .arr file")->required()->type_name("FILE.arr");
+  benchCmd->add_option("-e,--entry", bench.entry, "The export to time (default: the only one)")
+      ->type_name("ENTRY");
+  benchCmd->add_option("--size", bench.sizes,
+                       "A size for gen: lines, or for inputs made from the signature (repeatable)")
+      ->type_name("NAME=EXPR")
+      ->allow_extra_args(false);
+  benchCmd->add_option("--runs", bench.runs, "Timed runs per input (default 10)")->type_name("N");
+  benchCmd->add_option("--warmup", bench.warmup, "Untimed runs before them (default 3)")->type_name("N");
+  benchCmd->add_flag("--json", bench.json, "Write the results as one JSON object");
+  benchCmd->add_flag("--no-cache", bench.noCache,
+                     "Do not use the kernel disk cache (the cold call builds from source)");
+  benchCmd->add_option("--timeout", bench.timeout, "Seconds allowed per input (default: none)")
+      ->type_name("S");
+  addCommonOptions(*benchCmd, bench.compile, benchWarnings);
 
   // CLI11 splits a value written as "[a,b]" into a list; an Arr array literal
   // must stay one argument, so give such values a trailing space (the Arr
@@ -83,6 +125,18 @@ int main(int argc, char **argv) {
       run.compile.stdlibDir = findStdlibDir(argv[0]);
       return runCommand(run);
     }
+    if (testCmd->parsed()) {
+      test.compile.werror = !testWarnings.empty();
+      test.compile.stdlibDir = findStdlibDir(argv[0]);
+      return testCommand(test);
+    }
+    if (benchCmd->parsed()) {
+      bench.compile.werror = !benchWarnings.empty();
+      bench.compile.stdlibDir = findStdlibDir(argv[0]);
+      return benchCommand(bench);
+    }
+    if (listBuiltins)
+      return listBuiltinsCommand(findStdlibDir(argv[0]));
     if (compile.input.empty()) {
       std::cerr << "arrc: error: no input file\n" << "Run with --help for more information.\n";
       return 2;

@@ -3,10 +3,6 @@
 // comprehensions", §5): each line expands into points_in_line(l) points,
 // one array of all points in line order. Futhark's 1-based tuple fields
 // .1/.2 are .0/.1 here.
-//
-//   arrc run examples/lines.arr -e lines "[((0, 0), (4, 2)), ((0, 0), (0, 2)), ((5, 5), (3, 0))]"
-//     ==> [(0, 0), (1, 1), (2, 1), (3, 2), (4, 2), (0, 0), (0, 1), (0, 2),
-//          (5, 5), (5, 4), (4, 3), (4, 2), (3, 1), (3, 0)]
 type point = (int, int);
 type line = (point, point);
 
@@ -32,5 +28,15 @@ def point get_point_in_line(line l, int i) {
                (p1.0 + int(round(sl * float(i))), p1.1 + i * dir));
 }
 
+// == test
+// in:  [((0, 0), (4, 2)), ((0, 0), (0, 2)), ((5, 5), (3, 0))]
+// out: [(0, 0), (1, 1), (2, 1), (3, 2), (4, 2), (0, 0), (0, 1), (0, 2),
+//       (5, 5), (5, 4), (4, 3), (4, 2), (3, 1), (3, 0)]
+// in:  []
+// out: []
+//
+// == bench
+// sizes: n=10^5
+// gen:   [n]:0..99
 export point[[*]] lines(line[[*]] ls) =
   [get_point_in_line(l, i) | l <- ls, i <- [0..<points_in_line(l)]];

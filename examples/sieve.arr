@@ -2,8 +2,17 @@
 // Eratosthenes: every prime candidate p <= sqrt(n) expands into its
 // multiples p*p, p*p + p, ... < n (an irregular comprehension), which are
 // scattered as `false` into an all-`true` array.
+
+// == test
+// in:  30
+// out: [2, 3, 5, 7, 11, 13, 17, 19, 23, 29]
+// in:  2
+// out: []
+// in:  3
+// out: [2]
 //
-//   arrc run examples/sieve.arr -e primes 30  ==> [2, 3, 5, 7, 11, 13, 17, 19, 23, 29]
+// == bench
+// gen: 10^7
 export int[[*]] primes(int n) {
   let m = int(sqrt(double(n)));
   let composites = [p * p + k * p | p <- [2..m], p * p < n, k <- [0..<(n - 1 - p * p) / p + 1]];

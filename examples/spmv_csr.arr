@@ -4,12 +4,19 @@
 // inner range, reduced per row) and with expand_reduce (flattening by
 // expansion, as in Elsman, Henriksen & Serup's example).
 //
-// The example matrix (5x5) and vector:
+// The test matrix (5x5) and vector:
 //   [[1, 2, 0, 11, 0], [0, 3, 4, 0, 0], [0, 5, 6, 7, 0], [0, 0, 0, 8, 0], [0, 0, 0, 9, 10]]
 //   x = [3, 1, 2, 6, 5]
-//   arrc run examples/spmv_csr.arr -e spmv "[0, 3, 5, 8, 9, 11]" "[0, 1, 3, 1, 2, 1, 2, 3, 3, 3, 4]" "[1, 2, 11, 3, 4, 5, 6, 7, 8, 9, 10]" "[3, 1, 2, 6, 5]"
-//     ==> [71, 11, 59, 48, 104]
-//   arrc run examples/spmv_csr.arr -e spmv_expand (same arguments)  ==> [71, 11, 59, 48, 104]
+
+// == test
+// entry: spmv spmv_expand
+// in:  [0, 3, 5, 8, 9, 11] [0, 1, 3, 1, 2, 1, 2, 3, 3, 3, 4]
+//      [1, 2, 11, 3, 4, 5, 6, 7, 8, 9, 10] [3, 1, 2, 6, 5]
+// out: [71, 11, 59, 48, 104]
+// in:  [0, 0, 2] [0, 1] [5, 7] [2, 3]
+// out: [0, 31]
+// in:  [0, 1] [5] [1] [1, 2]
+// error: index 5 out of bounds
 export int[[*]] spmv(int[[*]] row_off, int[[*]] col_idx, int[[*]] vals, int[[*]] x) =
   [sum([vals[k] * x[col_idx[k]] | k <- [row_off[i]..<row_off[i + 1]]])
    | i <- [0..<length(row_off) - 1]];

@@ -7,13 +7,16 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <chrono>
 #include <cinttypes>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include <unistd.h>
 
@@ -358,6 +361,56 @@ static std::string build_log(cl_program p, cl_device_id d) {
   return s;
 }
 
+// Says on stderr why the first run pauses: once per process, when builds
+// from source have taken more than a second in all (a call may build several
+// programs) and one is still going ($ARRC_QUIET=1 keeps it quiet;
+// $ARRC_BUILD_NOTICE_MS changes the second, for tests). One object lives for
+// the duration of one build.
+class BuildNotice {
+public:
+  explicit BuildNotice(const std::string& device) : start_(std::chrono::steady_clock::now()) {
+    const char* quiet = std::getenv("ARRC_QUIET");
+    if (announced().load() || (quiet && *quiet && std::strcmp(quiet, "0") != 0)) return;
+    long long after = 1000;
+    if (const char* ms = std::getenv("ARRC_BUILD_NOTICE_MS"); ms && *ms) after = std::atoll(ms);
+    auto wait = std::chrono::milliseconds(std::max(0LL, after - spent().load()));
+    watcher_ = std::thread([this, device, wait] {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (!done_cv_.wait_for(lock, wait, [this] { return done_; }) && !announced().exchange(true))
+        std::fprintf(stderr, "arrc: building OpenCL program for %s (cached afterwards)\u2026\n",
+                     device.c_str());
+    });
+  }
+  ~BuildNotice() {
+    spent() += std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start_)
+                   .count();
+    if (!watcher_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    done_cv_.notify_all();
+    watcher_.join();
+  }
+  BuildNotice(const BuildNotice&) = delete;
+  BuildNotice& operator=(const BuildNotice&) = delete;
+
+private:
+  static std::atomic<bool>& announced() {
+    static std::atomic<bool> a{false};
+    return a;
+  }
+  static std::atomic<long long>& spent() {  // ms taken by all builds from source so far
+    static std::atomic<long long> s{0};
+    return s;
+  }
+  std::chrono::steady_clock::time_point start_;
+  std::mutex mutex_;
+  std::condition_variable done_cv_;
+  bool done_ = false;
+  std::thread watcher_;
+};
+
 cl_program ContextImpl::build(const ProgramSource& src) {
   std::string opts = "-cl-std=CL1.2";
   if (!src.options().empty()) opts += " " + src.options();
@@ -396,7 +449,10 @@ cl_program ContextImpl::build(const ProgramSource& src) {
   cl_int err = CL_SUCCESS;
   cl_program p = clCreateProgramWithSource(context, 1, &s, &len, &err);
   check_cl(err, "clCreateProgramWithSource");
-  err = clBuildProgram(p, 1, &device, opts.c_str(), nullptr, nullptr);
+  {
+    BuildNotice notice(device_name);
+    err = clBuildProgram(p, 1, &device, opts.c_str(), nullptr, nullptr);
+  }
   if (err != CL_SUCCESS) {
     std::string log = build_log(p, device);
     clReleaseProgram(p);

@@ -26,6 +26,7 @@ config.substitutions.append((r"(?<![\w/.-])not(?= )", config.not_path))
 # Tests must not depend on the user's environment.
 for var in ["ARRC_STDLIB_DIR", "ARRC_DEVICE"]:
     config.environment.pop(var, None)
-for var in ["HOME", "TMPDIR"]:
+# (ARRC_CACHE_DIR: the suite's kernel and `arrc run` cache, see scripts/test.sh)
+for var in ["HOME", "TMPDIR", "ARRC_CACHE_DIR"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]

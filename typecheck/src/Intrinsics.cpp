@@ -87,4 +87,15 @@ const std::vector<std::string> &intrinsicNames() {
   return names;
 }
 
+std::string intrinsicSignature(const std::string &name) {
+  const tc::IntrinsicInfo *i = tc::findIntrinsic(name);
+  if (!i)
+    return "";
+  if (!i->signature.empty())
+    return i->signature;
+  // the doc of a special rule: the type, then (after two spaces) a remark
+  size_t remark = i->doc.find("  ");
+  return i->doc.substr(0, remark);
+}
+
 } // namespace arrc

@@ -1,9 +1,10 @@
 // QA held-out: an associative, non-commutative operator on tuples (affine-map
 // composition, int arithmetic wrapping) through reduce, scan and segmented_reduce at
 // 100000 elements; expected values from a sequential Python fold modulo 2^32.
-//
-//   arrc run qa_noncomm.arr -e affine 100000  ==> ((0, -742893291), (0, 5553535), 100, -742893291)
 def (int, int) comp((int, int) f, (int, int) g) = (f.0 * g.0, f.1 * g.0 + g.1);
+// == test
+// in: 100000
+// out: ((0, -742893291), (0, 5553535), 100, -742893291)
 export ((int, int), (int, int), int, int) affine(int n) {
   let fs = [(i % 7 + 1, i % 13 - 6) | i <- iota(n)];
   let r = reduce(comp, (1, 0), fs);

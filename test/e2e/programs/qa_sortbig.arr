@@ -1,9 +1,10 @@
 // QA held-out: sort (doubles with duplicates and negatives), stable sort_by on tuples,
 // reduce_by_key with negative keys (C remainder), argmin/argmax first index, at 200000
 // elements; expected values from Python.
-//
-//   arrc run qa_sortbig.arr -e sb 200000  ==> (0, 127.0, 107928, 33, 199940, 765)
 def int h(int i) = ((i * 7919) % 1009) - 500;
+// == test
+// in: 200000
+// out: (0, 127.0, 107928, 33, 199940, 765)
 export (int, double, int, int, int, int) sb(int n) {
   let xs = [double(h(i)) * 0.25 | i <- iota(n)];
   let s = sort(xs);

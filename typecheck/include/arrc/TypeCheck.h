@@ -31,6 +31,9 @@ void printTyped(const Program &program, const SourceManager &sources, std::ostre
 bool isIntrinsic(const std::string &name);
 // All intrinsic names, in documentation order.
 const std::vector<std::string> &intrinsicNames();
+// An intrinsic's type as documented (docs/types.md, docs/reference.md), e.g.
+// "((a, a) -> a, a, a[[*]]) -> a" ("" for an unknown name).
+std::string intrinsicSignature(const std::string &name);
 
 // Helpers on types, exposed for later stages and unit tests.
 // The array type of `rank` more leading axes over `elem`: an array element

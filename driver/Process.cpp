@@ -1,0 +1,109 @@
+// fork/exec with an optional time limit. See Process.h.
+#include "Process.h"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace arrc::driver {
+namespace {
+
+std::vector<char *> argvOf(const std::string &exe, const std::vector<std::string> &args) {
+  std::vector<char *> argv;
+  argv.push_back(const_cast<char *>(exe.c_str()));
+  for (auto &a : args) argv.push_back(const_cast<char *>(a.c_str()));
+  argv.push_back(nullptr);
+  return argv;
+}
+
+int waitFor(pid_t pid) {
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
+} // namespace
+
+int execute(const std::string &exe, const std::vector<std::string> &args) {
+  std::cout.flush();
+  std::vector<char *> argv = argvOf(exe, args);
+  pid_t pid = fork();
+  if (pid < 0) {
+    std::perror("arrc: fork");
+    return 1;
+  }
+  if (pid == 0) {
+    execv(exe.c_str(), argv.data());
+    std::perror("arrc: exec");
+    _exit(127);
+  }
+  int status = waitFor(pid);
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  std::cerr << "arrc: error: the program was killed by signal " << WTERMSIG(status) << "\n";
+  return 1;
+}
+
+Captured capture(const std::string &exe, const std::vector<std::string> &args, double timeoutSeconds) {
+  Captured r;
+  int fds[2];
+  if (pipe(fds) != 0) {
+    std::perror("arrc: pipe");
+    return r;
+  }
+  std::cout.flush();
+  std::cerr.flush();
+  std::vector<char *> argv = argvOf(exe, args);
+  pid_t pid = fork();
+  if (pid < 0) {
+    std::perror("arrc: fork");
+    close(fds[0]);
+    close(fds[1]);
+    return r;
+  }
+  if (pid == 0) {
+    dup2(fds[1], 1);
+    close(fds[0]);
+    close(fds[1]);
+    execv(exe.c_str(), argv.data());
+    std::perror("arrc: exec");
+    _exit(127);
+  }
+  close(fds[1]);
+  using clock = std::chrono::steady_clock;
+  auto deadline = clock::now() + std::chrono::duration_cast<clock::duration>(
+                                     std::chrono::duration<double>(timeoutSeconds));
+  char buf[65536];
+  for (;;) {
+    int wait = -1;
+    if (timeoutSeconds > 0) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now()).count();
+      if (left <= 0) {
+        kill(pid, SIGKILL);
+        r.timedOut = true;
+        break;
+      }
+      wait = static_cast<int>(left);
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    int n = poll(&p, 1, wait);
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) continue; // the deadline check above kills it
+    ssize_t got = read(fds[0], buf, sizeof buf);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    r.out.append(buf, static_cast<size_t>(got));
+  }
+  close(fds[0]);
+  int status = waitFor(pid);
+  if (WIFEXITED(status)) r.status = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  return r;
+}
+
+} // namespace arrc::driver
