@@ -1,9 +1,6 @@
 // Black-Scholes European option prices in single precision (float), one
 // option per element: spot S, strike K, years to expiry T, with a common
 // risk-free rate r and volatility v. Timed by bench/whole (arrc_bench_whole).
-//
-//   arrc run bench/programs/blackscholes.arr -e blackscholes "[100.0f, 110.0f]" "[100.0f, 100.0f]" "[1.0f, 0.5f]" 0.05f 0.2f
-//     ==> [(10.450576f, 5.5735264f), (14.075391f, 1.606376f)]   (last digits vary with the device's erf/exp/log)
 
 // The standard normal cumulative distribution function.
 def float cnd(float x) = 0.5f * (1.0f + erf(x / sqrt(2.0f)));
@@ -17,5 +14,9 @@ def (float, float) price(float S, float K, float T, float r, float v) {
   return (call, put);
 }
 
+// == test
+// in: [100.0f, 110.0f] [100.0f, 100.0f] [1.0f, 0.5f] 0.05f 0.2f
+// out: [(10.450576f, 5.5735264f), (14.075391f,
+//      1.606376f)]   (last digits vary with the device's erf/exp/log)
 export (float, float)[[*]] blackscholes(float[[*]] S, float[[*]] K, float[[*]] T, float r, float v) =
   [price(s, k, t, r, v) | s <- S | k <- K | t <- T];

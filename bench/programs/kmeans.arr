@@ -1,9 +1,6 @@
 // k-means clustering (Lloyd's algorithm) on M points of dimension d, with k
 // centres. Timed by bench/whole (arrc_bench_whole) against C++ loops.
 // P is M x d (one point per row), C is k x d (one centre per row).
-//
-//   arrc run bench/programs/kmeans.arr -e kmeans_step "[[0.0, 0.0], [1.0, 0.0], [10.0, 10.0], [11.0, 10.0]]" "[[0.0, 1.0], [10.0, 9.0]]"
-//     ==> [[0.5, 0.0], [10.5, 10.0]]
 
 // The squared Euclidean distance between two points.
 def double dist2(double[[*]] p, double[[*]] c) = sum([(a - b) * (a - b) | a <- p | b <- c]);
@@ -24,6 +21,9 @@ def double[[*,*]] step(double[[*,*]] P, double[[*,*]] C) {
           | c <- iota(k)];
 }
 
+// == test
+// in: [[0.0, 0.0], [1.0, 0.0], [10.0, 10.0], [11.0, 10.0]] [[0.0, 1.0], [10.0, 9.0]]
+// out: [[0.5, 0.0], [10.5, 10.0]]
 export double[[*,*]] kmeans_step(double[[*,*]] P, double[[*,*]] C) = step(P, C);
 
 // `iterations` steps from the centres C0, in one call.

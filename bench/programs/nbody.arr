@@ -3,9 +3,6 @@
 // bodies of m_j * r / (|r|^2 + eps^2)^(3/2) (the softening eps also makes a
 // body's pull on itself zero), then velocities and positions advance by dt
 // (semi-implicit Euler). Timed by bench/whole (arrc_bench_whole).
-//
-//   arrc run bench/programs/nbody.arr -e nbody_step 0.1f 0.01f "[(0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f), (1.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f)]"
-//     ==> [(0.009998502f, 0.0f, 0.0f, 0.09998502f, 0.0f, 0.0f, 1.0f), (0.9900015f, 0.0f, 0.0f, -0.09998502f, 0.0f, 0.0f, 1.0f)]
 type body = (float, float, float, float, float, float, float);
 type vec3 = (float, float, float);
 
@@ -31,5 +28,9 @@ def body advance(float dt, float eps2, body b, body[[*]] bodies) {
   return (x + dt * nvx, y + dt * nvy, z + dt * nvz, nvx, nvy, nvz, m);
 }
 
+// == test
+// in: 0.1f 0.01f [(0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f), (1.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f)]
+// out: [(0.009998502f, 0.0f, 0.0f, 0.09998502f, 0.0f, 0.0f, 1.0f), (0.9900015f, 0.0f, 0.0f,
+//      -0.09998502f, 0.0f, 0.0f, 1.0f)]
 export body[[*]] nbody_step(float dt, float eps, body[[*]] bodies) =
   [advance(dt, eps * eps, b, bodies) | b <- bodies];

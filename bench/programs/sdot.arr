@@ -1,5 +1,7 @@
 // The dot product of two float vectors (a reduction of a zip comprehension).
 // Timed by bench/whole (arrc_bench_whole).
-//
-//   arrc run bench/programs/sdot.arr -e sdot "[1.0f, 2.0f]" "[3.0f, 4.0f]"  ==> 11.0f
+
+// == test
+// in: [1.0f, 2.0f] [3.0f, 4.0f]
+// out: 11.0f
 export float sdot(float[[*]] a, float[[*]] b) = sum([x * y | x <- a | y <- b]);

@@ -3,17 +3,6 @@
 // (int and double components) are one pass over the keys; the k-means step's
 // hists read no materialised producer but `ids`. Expected values from
 // test/e2e/reference/fuse_reference.py (plain Python loops).
-//
-//   arrc run fuse_hist.arr -e stats "[0, 2, 1, 0, 5, -1, 2, 2]" "[[1.0, 0.5], [2.0, 1.5], [3.0, 2.5], [4.0, 3.5], [5.0, 4.5], [6.0, 5.5], [7.0, 6.5], [8.0, 7.5]]" 3  ==> ([2, 1, 3], [5.0, 3.0, 17.0], [8.0, 5.0, 31.0])
-//   arrc run fuse_hist.arr -e statsgen 100000 7  ==> ([14286, 14286, 14286, 14285, 14285, 14286, 14286], [28572.0, 28574.0, 28570.0, 28572.0, 28568.0, 28574.0, 28570.0], [7143.0, 7142.5, 7142.5, 7143.0, 7143.0, 7142.0, 7143.5])
-//   arrc run fuse_hist.arr -e ihist "[3, 8, 5, 12, 7, 1, 0]" 4  ==> ([3, 2, 0, 2], [144, 25, 0, 49], [20, 6, 0, 10])
-//   arrc run fuse_hist.arr -e ihist "[]" 3  ==> ([0, 0, 0], [0, 0, 0], [0, 0, 0])
-//   arrc run fuse_hist.arr -e kstep "[[0.0, 0.0], [1.0, 1.0], [9.0, 9.0], [10.0, 10.0], [0.0, 1.0]]" "[[0.0, 0.5], [9.5, 9.5], [100.0, 100.0]]"  ==> ([0, 0, 1, 1, 0], [3, 2, 0], [1.0, 2.0, 19.0, 19.0, 0.0, 0.0])
-//   arrc run fuse_hist.arr -e kcheck 10000 20 10  ==> (49998, [1176, 589, 1176, 589, 1176, 588, 589, 588, 1765, 1764], 1600001.0, [4116.0, 12348.0, 588.0, 8820.0, 17052.0, 5292.0, 13524.0, 1764.0, 9996.0, 18228.0, 6468.0, 14700.0, 2940.0, 11172.0, 9408.0, 7644.0, 15876.0, 4116.0, 12348.0, 588.0])
-//   arrc run fuse_hist.arr -e kmeans "[[0.0, 0.0], [1.0, 1.0], [9.0, 9.0], [10.0, 10.0], [0.0, 1.0], [5.0, 6.0]]" "[[0.0, 0.5], [9.5, 9.5], [100.0, 100.0]]" 3  ==> [[0.3333333333333333, 0.6666666666666666], [8.0, 8.333333333333334], [100.0, 100.0]]
-//   arrc run fuse_hist.arr -e scat 10  ==> [0, 0, 0, 2, 0, 0, 4, 0, 0, 6]
-//   arrc run fuse_hist.arr -e flres "[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]"  ==> [2.0, 3.0, 4.0, 5.0, 6.0, 7.0]
-//   arrc run fuse_hist.arr -e flscat "[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]" "[5, 4, 3, 2, 1, 0]"  ==> [12.0, 10.0, 8.0, 6.0, 4.0, 2.0]
 
 def (int[[*]], double[[*]], double[[*]]) stats3(int[[*]] ids, double[[*,*]] X, int k) {
   let n = ids.size(0);
@@ -22,10 +11,22 @@ def (int[[*]], double[[*]], double[[*]]) stats3(int[[*]] ids, double[[*,*]] X, i
   let sy = hist((+), 0.0, k, ids, [X[i, 1] * 2.0 | i <- iota(n)]);
   return (counts, sx, sy);
 }
+// == test
+// in: [0, 2, 1, 0, 5, -1, 2, 2] [[1.0, 0.5], [2.0, 1.5], [3.0, 2.5], [4.0, 3.5], [5.0, 4.5], [6.0, 5.5], [7.0, 6.5], [8.0, 7.5]] 3
+// out: ([2, 1, 3], [5.0, 3.0, 17.0], [8.0, 5.0, 31.0])
 export (int[[*]], double[[*]], double[[*]]) stats(int[[*]] ids, double[[*,*]] X, int k) = stats3(ids, X, k);
+// == test
+// in: 100000 7
+// out: ([14286, 14286, 14286, 14285, 14285, 14286, 14286], [28572.0, 28574.0, 28570.0, 28572.0,
+//      28568.0, 28574.0, 28570.0], [7143.0, 7142.5, 7142.5, 7143.0, 7143.0, 7142.0, 7143.5])
 export (int[[*]], double[[*]], double[[*]]) statsgen(int n, int k) =
   stats3([(i * 3 + i / 4) % k | i <- iota(n)], [[double(i % 5), double(i % 3) * 0.25] | i <- iota(n)], k);
 // three int histograms (+, max, +) over the same computed keys
+// == test
+// in: [3, 8, 5, 12, 7, 1, 0] 4
+// out: ([3, 2, 0, 2], [144, 25, 0, 49], [20, 6, 0, 10])
+// in: [] 3
+// out: ([0, 0, 0], [0, 0, 0], [0, 0, 0])
 export (int[[*]], int[[*]], int[[*]]) ihist(int[[*]] a, int k) {
   let keys = [x % k | x <- a];
   return (hist((+), 0, k, keys, replicate(a.size(0), 1)), hist((max), 0, k, keys, [x * x | x <- a]), hist((+), 0, k, keys, a));
@@ -40,7 +41,15 @@ def (int[[*]], int[[*]], double[[*]]) kstep2(double[[*,*]] P, double[[*,*]] C) {
   let sums = hist((+), 0.0, k * d, [ids[i] * d + j | i <- iota(M), j <- iota(d)], flatten(P));
   return (ids, counts, sums);
 }
+// == test
+// in: [[0.0, 0.0], [1.0, 1.0], [9.0, 9.0], [10.0, 10.0], [0.0, 1.0]] [[0.0, 0.5], [9.5, 9.5], [100.0, 100.0]]
+// out: ([0, 0, 1, 1, 0], [3, 2, 0], [1.0, 2.0, 19.0, 19.0, 0.0, 0.0])
 export (int[[*]], int[[*]], double[[*]]) kstep(double[[*,*]] P, double[[*,*]] C) = kstep2(P, C);
+// == test
+// in: 10000 20 10
+// out: (49998, [1176, 589, 1176, 589, 1176, 588, 589, 588, 1765, 1764], 1600001.0, [4116.0,
+//      12348.0, 588.0, 8820.0, 17052.0, 5292.0, 13524.0, 1764.0, 9996.0, 18228.0, 6468.0,
+//      14700.0, 2940.0, 11172.0, 9408.0, 7644.0, 15876.0, 4116.0, 12348.0, 588.0])
 export (int, int[[*]], double, double[[*]]) kcheck(int M, int d, int k) {
   let P = [[double((i * 13 + j * 7) % 17) | j <- iota(d)] | i <- iota(M)];
   let C = [[double((c * 5 + j * 3) % 17) | j <- iota(d)] | c <- iota(k)];
@@ -48,6 +57,9 @@ export (int, int[[*]], double, double[[*]]) kcheck(int M, int d, int k) {
   return (sum(ids), counts, sum(sums), take(d, sums));
 }
 // iterations of the step in one host loop (the hists fuse inside the loop too)
+// == test
+// in: [[0.0, 0.0], [1.0, 1.0], [9.0, 9.0], [10.0, 10.0], [0.0, 1.0], [5.0, 6.0]] [[0.0, 0.5], [9.5, 9.5], [100.0, 100.0]] 3
+// out: [[0.3333333333333333, 0.6666666666666666], [8.0, 8.333333333333334], [100.0, 100.0]]
 export double[[*,*]] kmeans(double[[*,*]] P, double[[*,*]] C0, int iters) {
   let k = C0.size(0);
   let d = P.size(1);
@@ -56,7 +68,16 @@ export double[[*,*]] kmeans(double[[*,*]] P, double[[*,*]] C0, int iters) {
     [[if counts[c] == 0 then C[c, j] else sums[c * d + j] / double(counts[c]) | j <- iota(d)] | c <- iota(k)];
 }
 // producers of scatter's indices and values fuse into it
+// == test
+// in: 10
+// out: [0, 0, 0, 2, 0, 0, 4, 0, 0, 6]
 export int[[*]] scat(int n) = scatter(replicate(n, 0), [x * 3 | x <- iota(n)], [x * 2 | x <- iota(n)]);
 // flatten of a map nest is a view of it (returned as is; fused into scatter)
+// == test
+// in: [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+// out: [2.0, 3.0, 4.0, 5.0, 6.0, 7.0]
 export double[[*]] flres(double[[*,*]] A) = flatten([[x + 1.0 | x <- r] | r <- A]);
+// == test
+// in: [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]] [5, 4, 3, 2, 1, 0]
+// out: [12.0, 10.0, 8.0, 6.0, 4.0, 2.0]
 export double[[*]] flscat(double[[*,*]] A, int[[*]] is) = scatter(replicate(is.size(0), 0.0), is, flatten([[x * 2.0 | x <- r] | r <- A]));
