@@ -227,6 +227,12 @@ std::string Generator::read(const ExpP &e, bool dev) {
   }
   addr += a + "_w" + std::to_string(rank);
   std::string v = a + "[" + addr + "]";
+  if (rank == 2 && staged_.count(arr->var)) {
+    // rows of this work-group staged in local memory (SoacMap.cpp)
+    std::string r = "(" + idx[0] + ")", c = "(" + idx[1] + ")";
+    v = "((" + r + " - stg_base >= 0 && " + r + " - stg_base < stg_rows_" + a + " && " + c + " >= 0 && " + c +
+        " < " + a + "_n1) ? stg_" + a + "[(" + r + " - stg_base) * stg_pitch_" + a + " + " + c + "] : " + v + ")";
+  }
   if (ek == ScalarKind::Bool) v = "(" + v + " != 0)";
   if (e->checkPos < 0) return v;
   mayRaise_ = true;

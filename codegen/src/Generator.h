@@ -125,6 +125,7 @@ private:
   std::map<int, std::string> devAlias_;
   std::string errName_ = "arrc_err"; // the error buffer's name in device code
   bool mayRaise_ = false;            // device code of this function can raise an error
+  std::set<int> staged_;             // matrices whose rows the current map kernel staged
   Code *host_ = nullptr;
 
   // ---- names and types (DeviceCode.cpp)

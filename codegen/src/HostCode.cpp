@@ -84,7 +84,7 @@ std::string Generator::header() const {
   h += "// C++ interface: LANGUAGE.md section 8; layout: docs/codegen.md.\n";
   h += "#pragma once\n#ifndef " + guard + "\n#define " + guard + "\n\n";
   h += "#include <arrc/runtime.h>\n\n#include <algorithm>\n#include <array>\n#include "
-       "<cmath>\n#include <cstdint>\n#include <cstring>\n#include <limits>\n#include "
+       "<cmath>\n#include <cstdint>\n#include <cstdlib>\n#include <cstring>\n#include <limits>\n#include "
        "<string>\n#include <tuple>\n#include <type_traits>\n\n";
   h += helpers();
   h += "namespace " + cppIdent(m_.name) + " {\nnamespace detail {\n\n";
@@ -171,6 +171,21 @@ inline T read(arrc::Context &ctx, const arrc::Array<T, D> &a, const std::array<i
 template <class T>
 [[noreturn]] inline T guard_failed(arrc::ErrorCode code, const std::string &pos) {
   throw arrc::Error(arrc::format_error(code, pos, -1, -1, 0));
+}
+// Work-group size of a map kernel that stages its rows of matrices in local
+// memory (rows of `row_bytes` in all per work-item): the largest of 128, 64,
+// 32 whose block fits in 24 KiB, or 0 (no staging).
+// Whether map kernels stage rows (GPUs; ARRC_STAGE_ROWS=1 or 0 forces it
+// on or off, e.g. to test the staged kernels on a CPU device).
+inline bool stage_rows(arrc::Context &ctx) {
+  static const char *force = std::getenv("ARRC_STAGE_ROWS");
+  if (force && *force) return force[0] != '0';
+  return ctx.is_gpu();
+}
+inline size_t staging_group(size_t row_bytes) {
+  for (size_t wg : {128, 64, 32})
+    if (wg * row_bytes <= 24576) return wg;
+  return 0;
 }
 // Member of an element read back into bytes (a reduction's result).
 template <class T>

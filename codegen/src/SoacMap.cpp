@@ -1,9 +1,97 @@
 // Map: the module's own kernel (a map nest is not a runtime primitive). One
 // kernel per Map; 1-3 dims as an NDRange with the innermost index on
 // dimension 0 (coalescing), more dims flattened; outputs row-major.
+//
+// Row staging (1-D maps on GPUs): when each work-item reads its own row of
+// a matrix in a loop (k-means' points, P[i, :]), the rows of a work-group are
+// one contiguous block, read row by row per work-item -- uncoalesced, and
+// re-read from L2 on every pass of the loop. The kernel then first copies the
+// block into local memory with coalesced loads (one row pitch per row, odd to
+// spread banks) and serves those reads from there; a read outside the block
+// still goes to global memory, so any index stays correct. The host decides
+// per call (GPU, rows contiguous, block fits): the same kernel runs unstaged
+// otherwise.
 #include "Generator.h"
 
+#include "arrc/IRBuilder.h"
+
 namespace arrc::cg {
+
+namespace {
+
+// Variables whose value is computed only from the map's index and from
+// values every work-item shares (free scalars, constants, guard reads).
+struct RowAnalysis {
+  std::set<int> derived;
+  std::set<int> uniform;
+  const std::function<bool(int)> &isGuard;
+
+  bool expOk(const ExpP &e) const {
+    if (!e) return true;
+    switch (e->kind) {
+    case Exp::Var: return derived.count(e->var) || uniform.count(e->var);
+    case Exp::Read:
+      if (e->args[0]->kind != Exp::Var || !isGuard(e->args[0]->var)) return false;
+      for (size_t k = 1; k < e->args.size(); ++k)
+        if (!expOk(e->args[k])) return false;
+      return true;
+    case Exp::Shape: case Exp::Weight: return true;
+    default:
+      for (auto &a : e->args)
+        if (!expOk(a)) return false;
+      return true;
+    }
+  }
+};
+
+// Rank-2 arrays of the map body read only as A[r, c] with r derived from the
+// index, at least once inside a loop, and never written.
+std::vector<int> stagedRows(const Map &x, const std::set<int> &free,
+                            const std::function<const ir::Type &(int)> &typeOf,
+                            const std::function<bool(int)> &isGuard) {
+  if (x.dims.size() != 1) return {};
+  RowAnalysis ra{{x.index[0]}, {}, isGuard};
+  for (int v : free)
+    if (typeOf(v).rank == 0) ra.uniform.insert(v);
+  for (auto &s : x.body.stmts)
+    if (s->kind == StmtKind::Let && typeOf(s->outs[0]).rank == 0 && ra.expOk(static_cast<const Let &>(*s).value))
+      ra.derived.insert(s->outs[0]);
+  std::map<int, int> good, bad, inLoop;
+  std::set<int> written;
+  std::function<void(const Block &, int)> walk;
+  std::function<void(const ExpP &, int)> exp = [&](const ExpP &e, int depth) {
+    if (!e) return;
+    if (e->kind == Exp::Read && e->args[0]->kind == Exp::Var) {
+      int a = e->args[0]->var;
+      if (free.count(a) && typeOf(a).rank == 2 && !isGuard(a)) {
+        if (ra.expOk(e->args[1])) {
+          good[a]++;
+          if (depth > 0) inLoop[a]++;
+        } else {
+          bad[a]++;
+        }
+      }
+    }
+    for (auto &a : e->args) exp(a, depth);
+  };
+  walk = [&](const Block &b, int depth) {
+    for (auto &s : b.stmts) {
+      forEachExp(const_cast<Stmt &>(*s), [&](ExpP &e) { exp(e, depth); });
+      if (s->kind == StmtKind::Write) written.insert(static_cast<const Write &>(*s).array);
+      int d = depth + (s->kind == StmtKind::Loop ? 1 : 0);
+      forEachBlock(static_cast<const Stmt &>(*s), [&](const Block &in) { walk(in, d); });
+    }
+    for (auto &r : b.results) exp(r, depth);
+  };
+  walk(x.body, 0);
+  std::vector<int> r;
+  for (auto &[a, n] : good)
+    if (!bad.count(a) && inLoop.count(a) && !written.count(a) && n > 0) r.push_back(a);
+  if (r.size() > 2) r.resize(2); // local memory is shared among them
+  return r;
+}
+
+} // namespace
 
 void Generator::map(const Map &x) {
   std::string kn = newKernel("map", x);
@@ -11,9 +99,12 @@ void Generator::map(const Map &x) {
   if (D == 0) fail("Map with no dimensions");
   std::set<int> fv = freeOf({&x.body}, {}, x.index);
   KernelArgs args = freeArgs(fv);
+  std::vector<int> staged = stagedRows(
+      x, fv, [this](int v) -> const ir::Type & { return typeOf(v); }, [this](int v) { return isGuard(v); });
   std::vector<std::string> dimNames;
   for (size_t k = 0; k < D; ++k) dimNames.push_back("d" + std::to_string(k));
-  h("// " + std::string(x.outs.empty() ? "parallel for-each" : "map") + (where(x).empty() ? "" : " (" + where(x) + ")") + ": kernel " + kn);
+  h("// " + std::string(x.outs.empty() ? "parallel for-each" : "map") + (where(x).empty() ? "" : " (" + where(x) + ")") +
+    ": kernel " + kn + (staged.empty() ? "" : " (rows staged in local memory on GPUs)"));
   for (int o : x.outs) h(decl(o, false) + ";");
   host_->open("");
   for (size_t k = 0; k < D; ++k) h("const int64_t " + dimNames[k] + " = " + exp(x.dims[k], false) + ";");
@@ -30,7 +121,7 @@ void Generator::map(const Map &x) {
     oh.push_back(dimNames[k]);
   }
   std::string cond = join(dimNames, " > 0 && ") + " > 0";
-  std::string global;
+  std::string global, local = "arrc::NDRange()";
   if (D <= 3) {
     std::vector<std::string> g;
     for (size_t k = 0; k < D; ++k) g.push_back("size_t(" + dimNames[D - 1 - k] + ")");
@@ -38,8 +129,31 @@ void Generator::map(const Map &x) {
   } else {
     global = "arrc::NDRange(size_t(" + join(dimNames, " * ") + "))";
   }
+  if (!staged.empty()) {
+    // the work-group size (0: no staging) and each array's row pitch
+    std::vector<std::string> conds = {"arrc::gen::stage_rows(ctx)"}, rowBytes;
+    for (int a : staged) {
+      std::string n = name(a), st = cppStore(typeOf(a).elem);
+      h("const int64_t " + n + "_pitch = " + n + ".shape(1) | 1;");
+      conds.push_back(n + ".weight(1) == 1");
+      rowBytes.push_back("size_t(" + n + "_pitch) * sizeof(" + st + ")");
+    }
+    h("const size_t stage_wg = " + join(conds, " && ") + " ? arrc::gen::staging_group(" + join(rowBytes, " + ") +
+      ") : 0;");
+    for (int a : staged) {
+      std::string n = name(a), st = cppStore(typeOf(a).elem);
+      ocl.push_back("__local " + std::string(clStore(typeOf(a).elem)) + " *stg_" + n);
+      oh.push_back("arrc::LocalMem{std::max<size_t>(1, stage_wg * size_t(" + n + "_pitch)) * sizeof(" + st + ")}");
+      ocl.push_back("long stg_pitch_" + n);
+      oh.push_back(n + "_pitch");
+    }
+    ocl.push_back("int stg_on");
+    oh.push_back("int32_t(stage_wg > 0)");
+    global = "stage_wg ? arrc::NDRange(arrc::round_up(size_t(d0), stage_wg)) : " + global;
+    local = "stage_wg ? arrc::NDRange(stage_wg) : arrc::NDRange()";
+  }
   h("if (" + cond + ")");
-  h("  " + launch(kn, global, "arrc::NDRange()", oh));
+  h("  " + launch(kn, global, local, oh));
   host_->close();
 
   Code k;
@@ -55,6 +169,21 @@ void Generator::map(const Map &x) {
       if (jj) k.line("lin /= " + dimNames[jj] + ";");
     }
   }
+  if (!staged.empty()) {
+    k.line("// this work-group's rows of the staged matrices, copied with coalesced loads");
+    k.line("const long stg_base = stg_on ? (long)get_group_id(0) * (long)get_local_size(0) : 0;");
+    for (int a : staged) {
+      std::string n = name(a);
+      k.line("const long stg_rows_" + n + " = stg_on ? clamp(" + n + "_n0 - stg_base, 0L, (long)get_local_size(0)) : 0;");
+      k.open("for (int t = (int)get_local_id(0); t < (int)(stg_rows_" + n + " * " + n + "_n1); t += (int)get_local_size(0))");
+      k.line("const int r = t / (int)" + n + "_n1, c = t - r * (int)" + n + "_n1;");
+      k.line("stg_" + n + "[r * stg_pitch_" + n + " + c] = " + n + "[(stg_base + r) * " + n + "_w0 + c + " + n + "_w2];");
+      k.close();
+      staged_.insert(a);
+    }
+    k.line("barrier(CLK_LOCAL_MEM_FENCE);");
+    k.line("if (" + devName(x.index[0]) + " >= d0) return;");
+  }
   devBlock(k, x.body);
   if (!x.outs.empty()) {
     std::string lin = devName(x.index[0]);
@@ -66,6 +195,7 @@ void Generator::map(const Map &x) {
       k.line(name(x.outs[o]) + "[out_index] = " + v + ";");
     }
   }
+  staged_.clear();
   k.close();
   kernels_ += k.s;
 }

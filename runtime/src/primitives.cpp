@@ -734,7 +734,8 @@ std::string seg_adapter(int mode) {
 #define ST arrc_seg
 inline arrc_seg arrc_segop_fn(arrc_seg a, arrc_seg b ARRC_OP_PARAMS) {
   arrc_seg r;
-  r.v = b.f ? b.v : arrc_op(a.v, b.v);
+  if (b.f) r.v = b.v;
+  else r.v = arrc_op(a.v, b.v);
   r.f = a.f | b.f;
   r.c = a.c + b.c;
   return r;

@@ -235,6 +235,20 @@ TEST_CASE("fused: store hooks write records to separate arrays (scan, compaction
     gb.resize(sb.size());
     check_same(ga, sa);
     check_same(gb, sb);
+    // segmented inclusive scan of (+, +), same segments
+    Fused qin = rec_loader(A, B);
+    qin.source += "int arrc_flag(long i ARRC_PARAMS) { return ra[i] < 0; }\n";
+    add_store(qin, OA, OB);
+    segmented_scan(c, rec_id(), plus_plus(), n, qin, nullptr, 0, true);
+    std::vector<int32_t> qa(iv.size());
+    std::vector<double> qb(dv.size());
+    for (size_t i = 0; i < iv.size(); ++i) {
+      bool start = i == 0 || iv[i] < 0;
+      qa[i] = (start ? 0 : qa[i - 1]) + iv[i];
+      qb[i] = (start ? 0.0 : qb[i - 1]) + dv[i];
+    }
+    check_same(OA.to_vector(), qa);
+    check_same(OB.to_vector(), qb);
     // scatter of records to index n-1-i (all in range) and to -1 (ignored)
     Fused xin = rec_loader(A, B);
     xin.source += "long arrc_index(long i ARRC_PARAMS) { return i % 7 == 3 ? -1 : arrc_sn - 1 - i; }\n";
