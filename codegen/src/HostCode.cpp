@@ -16,10 +16,24 @@ const char *Generator::divModHelpers() {
 // the IR interpreter); MIN / -1 wraps to MIN and MIN % -1 == 0.
 #ifndef ARRC_CG_HELPERS
 #define ARRC_CG_HELPERS
-static inline int arrc_div_int(int a, int b) { return b == 0 ? 0 : b == -1 ? (int)(0u - (uint)a) : a / b; }
-static inline int arrc_mod_int(int a, int b) { return b == 0 || b == -1 ? 0 : a % b; }
-static inline long arrc_div_long(long a, long b) { return b == 0 ? 0 : b == -1 ? (long)(0ul - (ulong)a) : a / b; }
-static inline long arrc_mod_long(long a, long b) { return b == 0 || b == -1 ? 0 : a % b; }
+// Non-negative operands below 2^31 (indices) take the 32-bit unsigned
+// division, several times cheaper than a 64-bit one on GPUs.
+static inline int arrc_div_int(int a, int b) {
+  if ((a | b) >= 0) return b == 0 ? 0 : (int)((uint)a / (uint)b);
+  return b == 0 ? 0 : b == -1 ? (int)(0u - (uint)a) : a / b;
+}
+static inline int arrc_mod_int(int a, int b) {
+  if ((a | b) >= 0) return b == 0 ? 0 : (int)((uint)a % (uint)b);
+  return b == 0 || b == -1 ? 0 : a % b;
+}
+static inline long arrc_div_long(long a, long b) {
+  if (((ulong)a | (ulong)b) <= 0x7ffffffful) return b == 0 ? 0 : (long)((uint)a / (uint)b);
+  return b == 0 ? 0 : b == -1 ? (long)(0ul - (ulong)a) : a / b;
+}
+static inline long arrc_mod_long(long a, long b) {
+  if (((ulong)a | (ulong)b) <= 0x7ffffffful) return b == 0 ? 0 : (long)((uint)a % (uint)b);
+  return b == 0 || b == -1 ? 0 : a % b;
+}
 #endif
 )CL";
 }
