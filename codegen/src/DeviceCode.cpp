@@ -76,6 +76,12 @@ std::string Generator::exp(const ExpP &e, bool dev) {
   fail("unknown expression kind");
 }
 
+// An integer constant that is neither 0 nor -1 (the divisors Arr defines
+// differently from C: x / 0 == 0, MIN / -1 == MIN).
+static bool plainDivisor(const ExpP &b) {
+  return b->kind == Exp::Const && b->ival != 0 && b->ival != -1;
+}
+
 std::string Generator::binary(const ExpP &e, bool dev) {
   ScalarKind k = e->args.at(0)->type.elem; // operand type
   std::string a = exp(e->args[0], dev), b = exp(e->args[1], dev);
@@ -93,11 +99,15 @@ std::string Generator::binary(const ExpP &e, bool dev) {
   case BinOp::Sub: return integral ? wrap("-", "wsub") : plain("-");
   case BinOp::Mul: return integral ? wrap("*", "wmul") : plain("*");
   case BinOp::Div:
+    // a constant divisor other than 0 and -1: C's own division agrees with
+    // Arr's, and compilers turn it into a multiplication (and vectorise it)
+    if (integral && plainDivisor(e->args[1])) return plain("/");
     if (integral)
       return dev ? "arrc_div_" + std::string(cl) + "(" + a + ", " + b + ")"
                  : "arrc::gen::div<" + cpp + ">(" + a + ", " + b + ")";
     return plain("/");
   case BinOp::Mod:
+    if (integral && plainDivisor(e->args[1])) return plain("%");
     if (integral)
       return dev ? "arrc_mod_" + std::string(cl) + "(" + a + ", " + b + ")"
                  : "arrc::gen::mod<" + cpp + ">(" + a + ", " + b + ")";
@@ -223,7 +233,9 @@ std::string Generator::read(const ExpP &e, bool dev) {
   std::string a = devName(arr->var);
   std::string addr;
   for (int k = 0; k < rank; ++k) {
-    addr += "(" + idx[static_cast<size_t>(k)] + ") * " + a + "_w" + std::to_string(k) + " + ";
+    std::string w = a + "_w" + std::to_string(k);
+    if (k == rank - 1) w = "ARRC_LW(" + w + ")"; // 1 in the unit-stride variant
+    addr += "(" + idx[static_cast<size_t>(k)] + ") * " + w + " + ";
   }
   addr += a + "_w" + std::to_string(rank);
   std::string v = a + "[" + addr + "]";
@@ -328,7 +340,9 @@ void Generator::devStmt(Code &c, const Stmt &s) {
     std::string a = devName(x.array);
     std::string addr;
     for (size_t k = 0; k < x.indices.size(); ++k)
-      addr += "(" + exp(x.indices[k], true) + ") * " + a + "_w" + std::to_string(k) + " + ";
+      addr += "(" + exp(x.indices[k], true) + ") * " +
+              (k + 1 == x.indices.size() ? "ARRC_LW(" + a + "_w" + std::to_string(k) + ")"
+                                         : a + "_w" + std::to_string(k)) + " + ";
     addr += a + "_w" + std::to_string(x.indices.size());
     ScalarKind ek = typeOf(x.array).elem;
     std::string v = exp(x.value, true);
@@ -422,11 +436,20 @@ void Generator::beginKernel(Code &k, const std::string &name, const std::string 
 }
 
 std::string Generator::launch(const std::string &kernel, const std::string &global, const std::string &local,
-                   const std::vector<std::string> &args) {
+                   const std::vector<std::string> &args, const std::string &unit) {
   std::vector<std::string> a = args;
   a.push_back("ctx.error_buffer()");
-  return "ctx.launch(detail::kernel(ctx, \"" + kernel + "\"), " + global + ", " + local + ",\n" +
-         "           " + join(a) + ");";
+  return "ctx.launch(detail::kernel(ctx, \"" + kernel + "\"" + (unit.empty() ? "" : ", " + unit) + "), " + global +
+         ", " + local + ",\n" + "           " + join(a) + ");";
+}
+
+std::string Generator::unitStride(const std::set<int> &vars) const {
+  std::vector<std::string> c;
+  for (int v : vars) {
+    const ir::Type &t = typeOf(v);
+    if (t.rank > 0 && !isGuard(v)) c.push_back(name(v) + ".weight(" + std::to_string(t.rank - 1) + ") == 1");
+  }
+  return join(c, " && ");
 }
 
 // Host code writes each line through this (current indentation).

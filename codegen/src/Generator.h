@@ -153,8 +153,13 @@ private:
   std::string newKernel(const std::string &kind, const Stmt &s);
   void beginKernel(Code &k, const std::string &name, const std::string &comment,
                    const std::vector<std::string> &params);
+  // unit: a host condition under which the kernel runs in the module's
+  // unit-stride program (ARRC_LW(w) = 1: last axes read with stride 1, which
+  // CPU compilers vectorise); empty: always the general program.
   std::string launch(const std::string &kernel, const std::string &global, const std::string &local,
-                     const std::vector<std::string> &args);
+                     const std::vector<std::string> &args, const std::string &unit = "");
+  // "A.weight(r-1) == 1 && ..." over the arrays among vars ("" if none).
+  std::string unitStride(const std::set<int> &vars) const;
 
   // ---- host code (HostCode.cpp)
   void h(const std::string &l) { host_->line(l); }
@@ -203,6 +208,9 @@ private:
   std::vector<ScalarKind> kindsOf(const std::vector<int> &vars) const;
 
   static const char *divModHelpers(); // integer / and % of generated code
+  // The weight of an array's last axis in index arithmetic: the weight itself,
+  // or 1 in the unit-stride variant of a program (launch, fusedDecl).
+  static const char *kUnitStrideDefault() { return "#ifndef ARRC_LW\n#define ARRC_LW(w) (w)\n#endif\n"; }
   std::string liftedHistStore(const Hist &x, const Element &el);
   std::string segmentedSource(const std::string &what, const Stmt &s, int index, const Block &body,
                               const Element &el, size_t outs);

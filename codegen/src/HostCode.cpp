@@ -68,6 +68,7 @@ inline int arrc_in_bounds(__global long* err, int pos, long index, long extent, 
 }
 #endif
 )CL";
+  s += kUnitStrideDefault();
   s += divModHelpers();
   s += kernels_;
   return s;
@@ -126,9 +127,14 @@ std::string Generator::header() const {
   else
     h += "  (void)ctx;\n";
   h += "}\n";
-  h += "inline cl_kernel kernel(arrc::Context &ctx, const char *name) {\n"
+  h += "// The same kernels with every last axis read at stride 1 (ARRC_LW): taken\n"
+       "// when the arrays a kernel reads are contiguous along it.\n";
+  h += "inline arrc::ProgramSource &program_unit_stride() {\n"
+       "  static arrc::ProgramSource source(std::string(arrc::kernel_prelude()) + \"" +
+       std::string("#define ARRC_LW(w) 1\\n") + "\" + opencl_source);\n  return source;\n}\n";
+  h += "inline cl_kernel kernel(arrc::Context &ctx, const char *name, bool unit_stride = false) {\n"
        "  require_fp64(ctx);\n"
-       "  return ctx.kernel(program(), name);\n}\n";
+       "  return ctx.kernel(unit_stride ? program_unit_stride() : program(), name);\n}\n";
   h += "// Throws the first error a kernel raised (bounds checks) as arrc::Error.\n";
   h += "inline void check(arrc::Context &ctx) { ctx.check_errors(positions, num_positions); }\n\n";
   if (!fused_.empty()) {

@@ -59,7 +59,9 @@ std::string Generator::storeHook(const Element &el, size_t outs, size_t from) {
 std::string Generator::fusedSource(const std::string &what, const std::string &at, const std::string &text) {
   std::string id = "fused_" + fnName_ + "_" + what + std::to_string(fused_.size());
   bool divMod = text.find("arrc_div_") != std::string::npos || text.find("arrc_mod_") != std::string::npos;
-  fused_.push_back({id, what + (at.empty() ? "" : " at " + at), (divMod ? divModHelpers() : "") + text});
+  bool weights = text.find("ARRC_LW(") != std::string::npos;
+  fused_.push_back({id, what + (at.empty() ? "" : " at " + at),
+                    std::string(weights ? kUnitStrideDefault() : "") + (divMod ? divModHelpers() : "") + text});
   return "detail::" + id;
 }
 
@@ -228,7 +230,16 @@ void Generator::fusedArg(const std::string &var, int v, const std::string &prefi
 void Generator::fusedDecl(const std::string &var, const std::string &source, const std::set<int> &vars,
                           const std::vector<int> &outs) {
   h("arrc::Fused " + var + ";");
-  h(var + ".source = " + source + ";");
+  std::string unit = unitStride(vars);
+  if (unit.empty()) {
+    h(var + ".source = " + source + ";");
+  } else {
+    // the unit-stride variant when the arrays are contiguous along their last axis
+    std::string u = var + "_unit_stride";
+    h("static const std::string " + u + " = std::string(\"" + std::string("#undef ARRC_LW\\n#define ARRC_LW(w) 1\\n") +
+      "\") + " + source + ";");
+    h(var + ".source = " + unit + " ? " + u + " : std::string(" + source + ");");
+  }
   for (int v : vars) fusedArg(var, v, "");
   h(var + ".args.push_back(arrc::KernelArg::error_buffer(ctx));");
   for (size_t o = 0; o < outs.size(); ++o)

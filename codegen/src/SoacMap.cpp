@@ -153,7 +153,7 @@ void Generator::map(const Map &x) {
     local = "stage_wg ? arrc::NDRange(stage_wg) : arrc::NDRange()";
   }
   h("if (" + cond + ")");
-  h("  " + launch(kn, global, local, oh));
+  h("  " + launch(kn, global, local, oh, unitStride(fv)));
   host_->close();
 
   Code k;

@@ -486,7 +486,12 @@ void reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n, cons
             cl_mem out, int64_t out_index) {
   Config c = config(ctx);
   if (c.cpu) {
-    std::string defs = op.commutative ? "#define ARRC_COMMUTATIVE 1\n" : "";
+    // Integer +, *, min, max: the plain loop, which compilers vectorise as a
+    // reduction; floats (not reassociated by compilers) get four independent
+    // accumulators instead.
+    bool integer = t.name == "int" || t.name == "uint" || t.name == "long" || t.name == "ulong";
+    bool vectorised = integer && op.kind != Operator::Custom;
+    std::string defs = op.commutative && !vectorised ? "#define ARRC_COMMUTATIVE 1\n" : "";
     const ProgramSource& src = program(ctx, t, &op, in, defs, "reduce cpu", [] {
       return std::string(detail::kReduceCpu) + detail::kReduceCpuFinal;
     });
