@@ -16,6 +16,9 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 namespace arrc::detail {
 
@@ -51,6 +54,36 @@ int env_int(const char* name, int fallback) {
   char* end = nullptr;
   long n = std::strtol(v, &end, 10);
   return (end == v || *end) ? fallback : static_cast<int>(n);
+}
+
+// A copy whose destination bypasses the caches (non-temporal stores): the
+// staging copies write data that is read next by a DMA or by the caller,
+// and plain stores first read every destination line. ARRC_STAGING_STREAM=0
+// uses memcpy instead.
+void stream_copy(char* dst, const char* src, size_t n) {
+#if defined(__x86_64__)
+  static const bool enabled = env_int("ARRC_STAGING_STREAM", 1) != 0;
+  if (enabled && n >= 4096) {
+    size_t head = (16 - reinterpret_cast<uintptr_t>(dst) % 16) % 16;
+    std::memcpy(dst, src, head);
+    dst += head, src += head, n -= head;
+    size_t body = n / 64 * 64;
+    for (size_t i = 0; i < body; i += 64) {
+      __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+      __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 16));
+      __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 32));
+      __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 48));
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i), a);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 16), b);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 32), c);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 48), d);
+    }
+    _mm_sfence();
+    std::memcpy(dst + body, src + body, n - body);
+    return;
+  }
+#endif
+  std::memcpy(dst, src, n);
 }
 
 inline void cpu_relax() {
@@ -103,7 +136,7 @@ bool HostCopier::copy_one_part() {
       // part `next` of the current copy is ours, and that copy cannot end
       // (nor its fields change) before we count it done
       size_t off = static_cast<size_t>(next) * part_;
-      std::memcpy(dst_ + off, src_ + off, std::min(part_, bytes_ - off));
+      stream_copy(dst_ + off, src_ + off, std::min(part_, bytes_ - off));
       done_.fetch_add(1, std::memory_order_release);
       return true;
     }
@@ -147,7 +180,7 @@ void HostCopier::end() { awake_.store(false, std::memory_order_release); }
 void HostCopier::copy(void* dst, const void* src, size_t bytes) {
   size_t parts = threads_ <= 1 ? 1 : std::min<size_t>(threads_, bytes / min_part_);
   if (parts <= 1) {
-    std::memcpy(dst, src, bytes);
+    stream_copy(static_cast<char*>(dst), static_cast<const char*>(src), bytes);
     return;
   }
   start_helpers();
