@@ -221,7 +221,7 @@ public:
 
   // --- the linear form of an integer expression under a scope and an env
   Lin lin(const ExpP &e, const Scope &sc, const Env &env, int depth = 0) {
-    if (depth > 64) return opaque(e, nullptr);
+    if (depth > 64 || ++work_ > kWorkLimit) return opaque(e, nullptr);
     ScalarKind k = e->type.elem;
     if (isFloatKind(k) || e->type.rank != 0) return opaque(e, nullptr);
     switch (e->kind) {
@@ -468,6 +468,16 @@ private:
   std::set<int> written_; // arrays that Write statements store into
   std::map<int, int> defCount_;
   int fresh_ = 0;
+  // Expressions linearized for the current question (shared subexpressions
+  // are linearized again where they occur): past the limit, nothing more is
+  // looked into.
+  static constexpr long kWorkLimit = 200000;
+  long work_ = 0;
+
+public:
+  void newQuestion() { work_ = 0; }
+
+private:
 
   // The identity of an expression the prover does not look into: the node
   // itself (variables are defined once, so the same node has the same
@@ -632,10 +642,12 @@ public:
   }
   // a <= b ?
   bool le(const ExpP &x, const ExpP &y) {
+    a_.newQuestion();
     Env env;
     return nonneg(linSum(a_.lin(y, sc_, env), a_.lin(x, sc_, env), -1));
   }
   bool lt(const ExpP &x, const ExpP &y) {
+    a_.newQuestion();
     Env env;
     return nonneg(linSum(linSum(a_.lin(y, sc_, env), a_.lin(x, sc_, env), -1), linConst(1), -1));
   }
@@ -723,15 +735,22 @@ private:
         if (prove(replaceAtom(d, kv.first, b.bound), e, depth - 1)) return true;
       }
     }
-    // An extent x under an int conversion: x < 2^31 (the conversion is x) or x >= 2^31.
+    // A value x under an int conversion (in D or a fact): split its range at
+    // 2^31 (below, the conversion is x itself; above, x exceeds every int).
     std::string leaf;
     for (auto &kv : d.t)
       if (findWrapLeaf(*kv.second.second, env, false, leaf)) break;
+    for (auto &f : env.assume)
+      for (auto &kv : f.t)
+        if (leaf.empty() && findWrapLeaf(*kv.second.second, env, false, leaf)) break;
     if (!leaf.empty()) {
-      Env lo = env, hi = env;
-      lo.refine[leaf] = ivMeet(refined(env, leaf), {-kInf, kIntMax});
-      hi.refine[leaf] = ivMeet(refined(env, leaf), {Big(kIntMax) + 1, kInf});
-      return prove(relin(d, lo), lo, depth - 1) && prove(relin(d, hi), hi, depth - 1);
+      for (int half = 0; half < 2; ++half) {
+        Env e = env;
+        e.refine[leaf] = ivMeet(refined(env, leaf), half == 0 ? Iv{-kInf, kIntMax} : Iv{Big(kIntMax) + 1, kInf});
+        for (auto &f : e.assume) f = relin(f, e);
+        if (!prove(relin(d, e), e, depth - 1)) return false;
+      }
+      return true;
     }
     return false;
   }
@@ -1046,7 +1065,8 @@ private:
           if (hasCheckedRead(r)) return false;
         continue;
       }
-      if (mayRaise(*s)) return false;
+      // a while loop might not end: what follows it may never be reached
+      if (s->kind == StmtKind::Loop || mayRaise(*s)) return false;
     }
     return true;
   }
