@@ -451,11 +451,36 @@ public:
     }
     return v;
   }
+  // The position of an in-body guard that e relies on (a guard read in it,
+  // in the values of the variables it uses, or in the counts of the counters
+  // it uses), or -1.
+  int guardDependence(const ExpP &e, int depth = 0) {
+    if (depth > 64) return -1;
+    if (e->kind == Exp::Read && e->checkPos >= 0 && e->args[0]->kind == Exp::Var && guards_.count(e->args[0]->var))
+      return e->checkPos;
+    if (e->kind == Exp::Var) {
+      auto memo = guardDep_.find(e->var);
+      if (memo != guardDep_.end()) return memo->second;
+      int pos = -1;
+      auto d = defs_.find(e->var);
+      if (d != defs_.end()) pos = guardDependence(d->second, depth + 1);
+      auto c = counts_.find(e->var);
+      if (pos < 0 && c != counts_.end()) pos = guardDependence(c->second, depth + 1);
+      guardDep_[e->var] = pos;
+      return pos;
+    }
+    for (auto &a : e->args) {
+      int pos = guardDependence(a, depth + 1);
+      if (pos >= 0) return pos;
+    }
+    return -1;
+  }
   const ExpP *def(int var) const {
     auto it = defs_.find(var);
     return it == defs_.end() ? nullptr : &it->second;
   }
   void setDef(int var, const ExpP &value) {
+    guardDep_.clear();
     if (defs_.count(var)) defs_[var] = value;
   }
 
@@ -465,6 +490,7 @@ private:
   std::map<int, int> alias_;                 // array Let: var -> var
   std::map<int, std::vector<ExpP>> extents_; // array var -> extents
   std::set<int> guards_;
+  std::map<int, int> guardDep_; // memo of guardDependence for variables
   std::set<int> written_; // arrays that Write statements store into
   std::map<int, int> defCount_;
   int fresh_ = 0;
@@ -810,6 +836,8 @@ private:
   // Facts established by a guard turned into a host Check: they hold in this
   // block (a SOAC body or a loop body reached only where the Check required them).
   std::map<const Block *, std::vector<ExpP>> blockFacts_;
+  bool harden_ = false; // also check unproven reads that rely on a guard
+  int hardened_ = 0;
 
   // --- facts from conditions
   void addFact(Scope &sc, const ExpP &c, bool negated, int depth = 0) {
@@ -870,25 +898,45 @@ private:
   }
 
   // --- reads
+  bool inRange(const ExpP &read, const Scope &sc) {
+    Prover p(an_, sc);
+    for (size_t k = 1; k < read->args.size(); ++k) {
+      const ExpP &ix = read->args[k];
+      if (!Prover::integral(ix)) return false;
+      if (!p.le(constLong(0), ix) || !p.lt(ix, shapeExp(read->args[0], int(k) - 1))) return false;
+    }
+    return true;
+  }
+
   ExpP rewriteReads(const ExpP &e, const Scope &sc) {
     return rewriteExp(e, [&](const ExpP &x) -> ExpP {
-      if (x->kind != Exp::Read || x->checkPos < 0 || x->args[0]->kind != Exp::Var) return nullptr;
-      Prover p(an_, sc);
+      if (x->kind != Exp::Read || x->args[0]->kind != Exp::Var) return nullptr;
       int arr = x->args[0]->var;
+      if (x->checkPos < 0) {
+        // Lowering leaves a read unchecked where a guard protects it (the
+        // index of a computed array, a zip's other side). A failed guard
+        // does not stop the device: unless proven in range anyway, such a
+        // read gets a check at the guard's position (the guard, evaluated
+        // first, still reports the error).
+        if (!harden_ || an_.guards().count(arr)) return nullptr;
+        int pos = -1;
+        for (size_t k = 1; k < x->args.size() && pos < 0; ++k) pos = an_.guardDependence(x->args[k]);
+        if (pos < 0 || inRange(x, sc)) return nullptr;
+        auto c = std::make_shared<Exp>(*x);
+        c->checkPos = pos;
+        hardened_++;
+        return c;
+      }
       if (an_.guards().count(arr)) {
         // guard[select(ok, 0L, 1L)]: 0 wherever ok is proven
         const ExpP &ix = x->args.at(1);
         int64_t v0, v1;
         bool ok = (constValue(ix, v0) && v0 == 0) ||
                   (ix->kind == Exp::Select && constValue(ix->args[1], v0) && v0 == 0 &&
-                   constValue(ix->args[2], v1) && v1 != 0 && p.holds(ix->args[0]));
+                   constValue(ix->args[2], v1) && v1 != 0 && Prover(an_, sc).holds(ix->args[0]));
         return ok ? constZero(x->type.elem) : nullptr;
       }
-      for (size_t k = 1; k < x->args.size(); ++k) {
-        const ExpP &ix = x->args[k];
-        if (!Prover::integral(ix)) return nullptr;
-        if (!p.le(constLong(0), ix) || !p.lt(ix, shapeExp(x->args[0], int(k) - 1))) return nullptr;
-      }
+      if (!inRange(x, sc)) return nullptr;
       auto c = std::make_shared<Exp>(*x);
       c->checkPos = -1;
       return c;
@@ -966,6 +1014,9 @@ private:
       if (checks.empty()) break;
       for (auto &c : checks) out.push_back(c);
     }
+    harden_ = true;
+    forEachBlock(s, [&](Block &in) { block(in, sc); });
+    harden_ = false;
   }
 
   // --- guards that every element meets first become host Checks

@@ -122,3 +122,29 @@ export double[[*,*]] gemm(double[[*,*]] A, double[[*,*]] B, double[[*,*]] C) =
 // error: bounds_checks.arr:124:34: index 1 out of bounds for axis 0 of size 1
 export double[[*]] sums(int[[*]] ids, double[[*,*]] P) =
   hist((+), 0.0, 2 * P.size(1), [ids[i] * P.size(1) + j | i <- iota(P.size(0)), j <- iota(P.size(1))], flatten(P));
+
+// An element of a computed array: the index guard reports the error; the
+// reads behind it are checked too (the device goes on after a failed guard:
+// before the pass existed, k = 10^9 read far out of xs and crashed).
+// == test
+// in: [1, 2, 3] [10, 20, 30] [2, 0]
+// out: [33, 11]
+// in: [1, 2, 3] [10, 20, 30] [1, 3]
+// error: bounds_checks.arr:138:65: index -1 out of bounds for axis 0 of size -1
+// in: [1, 2, 3] [10, 20, 30] [1000000000]
+// error: bounds_checks.arr:138:65: index -1 out of bounds for axis 0 of size -1
+// in: [1, 2, 3] [10, 20] [0]
+// error: bounds_checks.arr:138:65: shape mismatch: 3 vs 2
+export int[[*]] addk(int[[*]] xs, int[[*]] ys, int[[*]] ks) = [(xs + ys)[k] | k <- ks];
+
+// A zip whose size guard stays in the body (xs[z] may raise before it).
+// == test
+// in: [1, 2] [3, 4] [1]
+// out: [22]
+// in: [1, 2, 3] [3, 4] [1]
+// error: bounds_checks.arr:150:74: zip of arrays of unequal sizes
+// in: [1, 2, 3] [3, 4] [5]
+// error: bounds_checks.arr:150:116: index 5 out of bounds for axis 0 of size 3
+// in: [0, 2, 3] [3, 4] [0]
+// out: [0]
+export int[[*]] zipin(int[[*]] xs, int[[*]] ys, int[[*]] zs) = [sum([sum([a * b | a <- xs | b <- ys]) | _j <- iota(xs[z])]) | z <- zs];

@@ -74,3 +74,21 @@ export int[[*]] guarded(int[[*]] xs, int[[*]] ys) = [if i < length(ys) then xs[i
 export double[[*]] zipped(double[[*]] a, double[[*]] b) = [x * y | x <- a | y <- b];
 // CHECK-LABEL: export zipped(
 // CHECK: check ZipSize #[[#]] (n_{{[0-9]+}} == n_{{[0-9]+}})
+
+// Reads that lowering leaves unchecked behind a guard get a check at the
+// guard's position unless proven in range, since a failed guard does not
+// stop the device: the elements of a computed array (xs + ys)[k] ...
+export int[[*]] addk(int[[*]] xs, int[[*]] ys, int[[*]] ks) = [(xs + ys)[k] | k <- ks];
+// LOW-LABEL: export addk(
+// LOW: let ix_[[I:[0-9]+]]: long = (ix_{{[0-9]+}} + guard_{{[0-9]+}}[select({{.*}}, 0L, 1L)]![[P:[0-9]+]])
+// LOW: yield (xs_{{[0-9]+}}[ix_[[I]]] + ys_{{[0-9]+}}[ix_[[I]]])
+// CHECK-LABEL: export addk(
+// CHECK: let ix_[[I:[0-9]+]]: long = (ix_{{[0-9]+}} + guard_{{[0-9]+}}[select({{.*}}, 0L, 1L)]![[P:[0-9]+]])
+// CHECK-NEXT: yield (xs_{{[0-9]+}}[ix_[[I]]]![[P]] + ys_{{[0-9]+}}[ix_[[I]]]![[P]])
+// ... and the other side of a zip whose size guard stays in the body (the
+// loop count before it reads xs[z], which may raise first).
+export int[[*]] zipin(int[[*]] xs, int[[*]] ys, int[[*]] zs) = [sum([sum([a * b | a <- xs | b <- ys]) | _j <- iota(xs[z])]) | z <- zs];
+// CHECK-LABEL: export zipin(
+// CHECK: let n_{{[0-9]+}}: long = (xs_{{[0-9]+}}.shape(0) + guard_{{[0-9]+}}[select((xs_{{[0-9]+}}.shape(0) == ys_{{[0-9]+}}.shape(0)), 0L, 1L)]![[P:[0-9]+]])
+// CHECK: let a_{{[0-9]+}}: int = xs_{{[0-9]+}}[k_{{[0-9]+}}]
+// CHECK-NEXT: let b_{{[0-9]+}}: int = ys_{{[0-9]+}}[k_{{[0-9]+}}]![[P]]
