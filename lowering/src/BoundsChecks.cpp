@@ -259,7 +259,7 @@ public:
       if (e->args[0]->kind == Exp::Var && guards_.count(e->args[0]->var)) return linConst(0);
       return opaque(e, nullptr);
     case Exp::Unary:
-      if (e->unop == UnOp::Neg) return exact(e, linScale(lin(e->args[0], sc, env, depth + 1), -1), sc, env);
+      if (e->unop == UnOp::Neg) return exact(e, linScale(lin(e->args[0], sc, env, depth + 1), -1), env);
       return opaque(e, nullptr);
     case Exp::Binary: {
       BinOp op = e->binop;
@@ -267,13 +267,14 @@ public:
         return opaque(e, nullptr);
       Lin a = lin(e->args[0], sc, env, depth + 1), b = lin(e->args[1], sc, env, depth + 1);
       if (!a.ok || !b.ok) return opaque(e, nullptr);
-      if (op == BinOp::Add) return exact(e, linSum(a, b), sc, env);
-      if (op == BinOp::Sub) return exact(e, linSum(a, b, -1), sc, env);
+      if (op == BinOp::Add) return exact(e, linSum(a, b), env);
+      if (op == BinOp::Sub) return exact(e, linSum(a, b, -1), env);
       if (op == BinOp::Mul) {
-        if (a.t.empty()) return exact(e, linScale(b, a.c), sc, env);
-        if (b.t.empty()) return exact(e, linScale(a, b.c), sc, env);
+        if (a.t.empty()) return exact(e, linScale(b, a.c), env);
+        if (b.t.empty()) return exact(e, linScale(a, b.c), env);
         auto m = compound(Atom::Mul, e, {a, b}, true);
-        if (!fits(interval(*m, env), k)) return wrapped(e, linAtom(m), sc, env);
+        Lin ml = linAtom(m);
+        if (!fits(interval(*m, env), k)) return opaque(e, &ml); // it may wrap around
         return atomLin(m, sc);
       }
       return atomLin(compound(op == BinOp::Div ? Atom::Div : Atom::Mod, e, {a, b}, false), sc);
@@ -533,12 +534,11 @@ private:
   }
   // The linear form of an int/long operation whose exact value is l: itself
   // if it cannot wrap around, else an opaque value of the type's range.
-  Lin exact(const ExpP &e, const Lin &l, const Scope &, const Env &env) {
+  Lin exact(const ExpP &e, const Lin &l, const Env &env) {
     if (!l.ok) return opaque(e, nullptr);
     if (fits(interval(l, env), e->type.elem)) return l;
     return opaque(e, &l);
   }
-  Lin wrapped(const ExpP &e, const Lin &l, const Scope &, const Env &) { return opaque(e, &l); }
   std::shared_ptr<Atom> compound(Atom::Kind kind, const ExpP &e, std::vector<Lin> args, bool commutative) {
     auto a = std::make_shared<Atom>();
     a->kind = kind;
