@@ -4,8 +4,11 @@
 //   3. fuse       (producer-consumer and horizontal), each round followed by
 //                 simplify + deadCode, until nothing fuses
 //   4. simplify, deadCode
-//   5. cse        (repeated subexpressions in device code)
-//   6. hoist      (loop-invariant Lets out of device loops), simplify, deadCode
+//   5. boundsChecks (reads and guards proven in range lose their checks;
+//                 guards met first by every element become host Checks),
+//                 simplify, deadCode
+//   6. cse        (repeated subexpressions in device code)
+//   7. hoist      (loop-invariant Lets out of device loops), simplify, deadCode
 // Inlining happens during lowering (every internal call is inlined there).
 #include "Passes.h"
 #include "arrc/Lowering.h"
@@ -20,6 +23,9 @@ void optimize(ir::Module &module) {
     passes::simplify(module);
     passes::deadCode(module);
   }
+  passes::simplify(module);
+  passes::deadCode(module);
+  passes::boundsChecks(module);
   passes::simplify(module);
   passes::deadCode(module);
   passes::cse(module);

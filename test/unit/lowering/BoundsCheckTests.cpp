@@ -1,0 +1,224 @@
+// Unit tests of bounds-check elimination (lowering/src/BoundsChecks.cpp):
+// each program runs in the interpreter before and after optimize on many
+// small inputs, in range and not; both must give the same value or raise the
+// same error (code and position; a read left unchecked but out of range
+// raises an internal error at position -1, which would differ). The
+// optimized IR is checked for the reads and guards it keeps.
+#include "Helpers.h"
+
+#include <functional>
+
+using namespace arrc;
+using ir::Value;
+using namespace lowering_test;
+
+namespace {
+
+// A result, or the error raised: "value ..." / "error CODE @POS".
+std::string outcome(const ir::Module &m, const std::string &fn, const std::vector<Value> &args) {
+  try {
+    std::string s = "value";
+    for (auto &v : ir::interpret(m, fn, args)) s += " " + ir::formatValue(v);
+    return s;
+  } catch (const ir::RuntimeError &e) {
+    return "error " + std::to_string(int(e.code)) + " @" + std::to_string(e.pos);
+  }
+}
+
+// Lowered and optimized agree; returns the outcome.
+std::string agree(const Compiled &c, const std::string &fn, const std::vector<Value> &args) {
+  std::string a = outcome(c.lowered, fn, args), b = outcome(c.optimized, fn, args);
+  CHECK_MESSAGE(a == b, fn << ": lowered " << a << ", optimized " << b);
+  return a;
+}
+
+const ir::Function &fn(const ir::Module &m, const std::string &name) {
+  for (auto &f : m.functions)
+    if (f.name == name) return f;
+  FAIL("no function " << name);
+  return m.functions.at(0);
+}
+
+// Checked reads (guards included) in SOAC bodies and operators.
+int checkedReads(const ir::ExpP &e) {
+  if (!e) return 0;
+  int n = e->kind == ir::Exp::Read && e->checkPos >= 0;
+  for (auto &a : e->args) n += checkedReads(a);
+  return n;
+}
+int deviceChecked(const ir::Block &b, bool device) {
+  int n = 0;
+  for (auto &s : b.stmts) {
+    bool dev = device || s->kind >= ir::StmtKind::Map;
+    if (device) ir::forEachExp(*s, [&](ir::ExpP &e) { n += checkedReads(e); });
+    ir::forEachBlock(static_cast<const ir::Stmt &>(*s), [&](const ir::Block &in) { n += deviceChecked(in, dev); });
+  }
+  if (device)
+    for (auto &r : b.results) n += checkedReads(r);
+  return n;
+}
+int deviceChecked(const Compiled &c, const std::string &name, bool optimized = true) {
+  return deviceChecked(fn(optimized ? c.optimized : c.lowered, name).body, false);
+}
+
+Value imat(int64_t r, int64_t k, int64_t base) {
+  std::vector<int64_t> d;
+  for (int64_t i = 0; i < r * k; ++i) d.push_back(base + i);
+  return Value::arrayInt(d, {r, k});
+}
+Value dmat(int64_t r, int64_t k, double base) {
+  std::vector<double> d;
+  for (int64_t i = 0; i < r * k; ++i) d.push_back(base + double(i));
+  return Value::arrayFloat(d, {r, k});
+}
+// Every int vector of length <= maxLen with elements in [lo, hi].
+void eachVec(int maxLen, int lo, int hi, const std::function<void(const Value &)> &f) {
+  std::vector<int64_t> v;
+  std::function<void()> rec = [&]() {
+    f(ivec(v));
+    if (int(v.size()) == maxLen) return;
+    for (int x = lo; x <= hi; ++x) {
+      v.push_back(x);
+      rec();
+      v.pop_back();
+    }
+  };
+  rec();
+}
+
+} // namespace
+
+TEST_CASE("bounds checks: counters below the array's own extents lose their checks; data indices keep them") {
+  auto c = compile(
+      "export double[[*]] rowsums(double[[*,*]] A) = [sum([A[i, j] | j <- [0..<A.size(1)]]) | i <- [0..<A.size(0)]];\n"
+      "export int[[*]] gather(int[[*]] xs, int[[*]] ys) = [xs[ys[i]] | i <- iota(length(ys))];\n"
+      "export int[[*]] shift(int[[*]] xs) = [xs[i + 1] | i <- iota(length(xs))];\n"
+      "export int[[*]] diffs(int[[*]] xs) = [xs[i + 1] - xs[i] | i <- iota(length(xs) - 1)];\n"
+      "export int[[*]] guarded(int[[*]] xs, int[[*]] ys) = [if i < length(ys) then xs[i] + ys[i] else 0 | i <- iota(length(xs))];\n"
+      "export int[[*]] els(int[[*]] xs, int n) = [if i < n then 0 else xs[i] | i <- iota(length(xs) + 1)];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  CHECK(deviceChecked(c, "rowsums", false) == 1);
+  CHECK(deviceChecked(c, "rowsums") == 0);
+  CHECK(deviceChecked(c, "gather") == 1);   // xs[ys[i]]
+  CHECK(deviceChecked(c, "shift") == 1);    // xs[i + 1], i < length(xs)
+  CHECK(deviceChecked(c, "diffs") == 0);    // i < length(xs) - 1
+  CHECK(deviceChecked(c, "guarded", false) == 2);
+  CHECK(deviceChecked(c, "guarded") == 0);  // ys[i] under i < length(ys), xs[i] at i < length(xs)
+  CHECK(deviceChecked(c, "els") == 1);      // the else branch knows nothing about xs
+  for (int r = 0; r <= 2; ++r)
+    for (int k = 0; k <= 3; ++k) agree(c, "rowsums", {dmat(r, k, 1.0)});
+  eachVec(3, -1, 3, [&](const Value &xs) {
+    agree(c, "shift", {xs});
+    agree(c, "diffs", {xs});
+    for (int n = -1; n <= 4; ++n) agree(c, "els", {xs, Value::scalarInt(n)});
+    eachVec(2, -2, 3, [&](const Value &ys) {
+      agree(c, "gather", {xs, ys});
+      agree(c, "guarded", {xs, ys});
+    });
+  });
+  CHECK(agree(c, "shift", {ivec({1, 2, 3})}).rfind("error 0 @", 0) == 0); // Bounds
+  CHECK(agree(c, "diffs", {ivec({1, 4, 9})}) == "value [3, 5]");
+}
+
+TEST_CASE("bounds checks: a zip guard in the loop over the centres becomes a host check; k-means reads lose their checks") {
+  const char *src =
+      "def double dist2(double[[*]] p, double[[*]] c) = sum([(a - b) * (a - b) | a <- p | b <- c]);\n"
+      "def int nearest(double[[*]] p, double[[*,*]] C) = argmin([dist2(p, C[c, :]) | c <- iota(C.size(0))]);\n"
+      "export int[[*]] assign(double[[*,*]] P, double[[*,*]] C) = [nearest(P[i, :], C) | i <- iota(P.size(0))];\n"
+      "export double[[*]] sqdist(double[[*,*]] P, double[[*,*]] C) =\n"
+      "  [sum([dist2(P[i, :], C[c, :]) | c <- iota(C.size(0))]) | i <- iota(P.size(0))];\n"
+      "export double rsq(double[[*,*]] P, double[[*,*]] C) =\n"
+      "  sum([sum([dist2(P[i, :], C[c, :]) | c <- iota(C.size(0) - 1)]) | i <- iota(P.size(0))]);\n"
+      "export double[[*]] sums(int[[*]] ids, double[[*,*]] P) =\n"
+      "  hist((+), 0.0, 2 * P.size(1), [ids[i] * P.size(1) + j | i <- iota(P.size(0)), j <- iota(P.size(1))], flatten(P));\n";
+  auto c = compile(src);
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  for (auto name : {"assign", "sqdist", "rsq"}) {
+    CHECK(deviceChecked(c, name, false) >= 3);
+    CHECK(deviceChecked(c, name) == 0);
+    CHECK(countKind(fn(c.optimized, name).body, ir::StmtKind::Check) >= 1);
+  }
+  CHECK(deviceChecked(c, "sums") == 1); // ids (any length) stays checked; P's flattened reads do not
+  // every shape pair: same result or the same error (code and position)
+  for (int r = 0; r <= 2; ++r)
+    for (int k = 0; k <= 3; ++k)
+      for (int r2 = 0; r2 <= 3; ++r2)
+        for (int k2 = 0; k2 <= 3; ++k2) {
+          Value P = dmat(r, k, 0.5), C = dmat(r2, k2, 1.0);
+          agree(c, "assign", {P, C});
+          agree(c, "sqdist", {P, C});
+          agree(c, "rsq", {P, C});
+        }
+  // no point, or no centre: the zip of different sizes raises nothing
+  CHECK(agree(c, "sqdist", {dmat(0, 2, 0), dmat(2, 3, 0)}) == "value []");
+  CHECK(agree(c, "sqdist", {dmat(2, 2, 0), dmat(0, 3, 0)}) == "value [0.0, 0.0]");
+  CHECK(agree(c, "sqdist", {dmat(2, 2, 0), dmat(1, 3, 0)}).rfind("error 2 @", 0) == 0); // ZipSize
+  CHECK(agree(c, "rsq", {dmat(2, 2, 0), dmat(1, 3, 0)}) == "value 0.0");
+  eachVec(3, -1, 2, [&](const Value &ids) {
+    for (int r = 0; r <= 3; ++r) agree(c, "sums", {ids, dmat(r, 2, 1.0)});
+  });
+}
+
+TEST_CASE("bounds checks: guards proven to pass disappear; others stay, or become host checks where every element meets them first") {
+  auto c = compile(
+      "export int[[*]] small(int[[*]] xs) = [iota(3)[x] | x <- xs];\n"
+      "export int[[*]] inrange(int n) = [iota(n)[i] | i <- iota(n)];\n"
+      "export int[[*]] pick(int[[*]] xs, int m, int n) = [sum([iota(5)[m] * j + x | j <- iota(n)]) | x <- xs];\n"
+      "export int[[*]] addk(int[[*]] xs, int[[*]] ys, int[[*]] ks) = [(xs + ys)[k] | k <- ks];\n"
+      "export int[[*]] zipin(int[[*]] xs, int[[*]] ys, int[[*]] zs) = [sum([sum([a * b | a <- xs | b <- ys]) | _j <- iota(xs[z])]) | z <- zs];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  CHECK(deviceChecked(c, "small") == 1);   // x from data
+  CHECK(deviceChecked(c, "inrange") == 0); // i < n
+  CHECK(deviceChecked(c, "pick") == 0);    // m fixed for the map: a host check
+  CHECK(countKind(fn(c.optimized, "pick").body, ir::StmtKind::Check) == 1);
+  // the guard and the two reads behind it (checked at the guard's position)
+  CHECK(deviceChecked(c, "addk", false) == 1);
+  CHECK(deviceChecked(c, "addk") == 3);
+  // xs[z], the zip guard, ys[k] behind it
+  CHECK(deviceChecked(c, "zipin") == 3);
+  eachVec(2, -1, 4, [&](const Value &xs) {
+    agree(c, "small", {xs});
+    for (int m = -1; m <= 5; ++m)
+      for (int n = -1; n <= 2; ++n) agree(c, "pick", {xs, Value::scalarInt(m), Value::scalarInt(n)});
+    eachVec(2, -1, 2, [&](const Value &ys) {
+      agree(c, "addk", {xs, ys, ivec({0})});
+      agree(c, "addk", {xs, ys, ivec({1, -1})});
+      agree(c, "zipin", {xs, ys, ivec({0})});
+      agree(c, "zipin", {xs, ys, ivec({1, 0})});
+    });
+  });
+  for (int n = -1; n <= 3; ++n) agree(c, "inrange", {Value::scalarInt(n)});
+  CHECK(agree(c, "pick", {ivec({1, 2}), Value::scalarInt(7), Value::scalarInt(0)}) == "value [0, 0]");
+  CHECK(agree(c, "pick", {ivec({1, 2}), Value::scalarInt(3), Value::scalarInt(2)}) == "value [5, 7]");
+}
+
+TEST_CASE("bounds checks: host checks are facts after them only; sections, views and matrix products") {
+  auto c = compile(
+      "export double[[*,*]] gemm(double[[*,*]] A, double[[*,*]] B, double[[*,*]] C) =\n"
+      "  [[sum([a * b | a <- A[i, :] | b <- B[:, j]]) + C[i, j] | j <- [0..<B.size(1)]] | i <- [0..<A.size(0)]];\n"
+      "export int[[*]] tail2(int[[*]] xs) = [y * 2 | y <- xs[1:length(xs) - 1]];\n"
+      "export int[[*]] rev(int[[*]] xs) = [reverse(xs)[i] + xs[i] | i <- iota(length(xs))];\n"
+      "export int[[*,*]] tr(int[[*,*]] A) = [[transpose(A)[j, i] | i <- iota(A.size(0))] | j <- iota(A.size(1))];\n"
+      "export int[[*]] spmv(int[[*]] row_off, int[[*]] col_idx, int[[*]] vals, int[[*]] x) =\n"
+      "  [sum([vals[k] * x[col_idx[k]] | k <- [row_off[i]..<row_off[i + 1]]]) | i <- [0..<length(row_off) - 1]];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  CHECK(deviceChecked(c, "gemm") == 1); // C only
+  CHECK(deviceChecked(c, "rev") == 0);
+  CHECK(deviceChecked(c, "tr") == 0);
+  CHECK(deviceChecked(c, "spmv") == 3); // vals[k], x[col_idx[k]], col_idx[k]: k from data
+  for (int r = 0; r <= 2; ++r)
+    for (int k = 0; k <= 2; ++k)
+      for (int k2 = 0; k2 <= 3; ++k2)
+        for (int m = 0; m <= 2; ++m) agree(c, "gemm", {dmat(r, k, 1), dmat(k2, m, 2), dmat(r, m, 3)});
+  agree(c, "gemm", {dmat(2, 2, 1), dmat(2, 2, 2), dmat(1, 2, 3)});
+  eachVec(3, -1, 2, [&](const Value &xs) {
+    agree(c, "tail2", {xs});
+    agree(c, "rev", {xs});
+  });
+  for (int r = 0; r <= 3; ++r)
+    for (int k = 0; k <= 3; ++k) agree(c, "tr", {imat(r, k, 1)});
+  eachVec(3, -1, 4, [&](const Value &row_off) {
+    agree(c, "spmv", {row_off, ivec({0, 2, 1}), ivec({1, 2, 3}), ivec({10, 20, 30})});
+    agree(c, "spmv", {row_off, ivec({0, 5}), ivec({1, 2}), ivec({10, 20})});
+  });
+}
