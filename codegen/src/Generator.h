@@ -13,6 +13,7 @@
 
 #include "arrc/Codegen.h"
 #include "arrc/IR.h"
+#include "arrc/IRBuilder.h"
 
 #include <functional>
 #include <map>
@@ -61,8 +62,6 @@ void usesExp(const ExpP &e, std::set<int> &s);
 void usesBlock(const Block &b, std::set<int> &u, std::set<int> &d);
 void usesLambda(const ir::Lambda &l, std::set<int> &u, std::set<int> &d);
 void usesStmt(const Stmt &s, std::set<int> &u, std::set<int> &d);
-bool hasCheckedRead(const ExpP &e);
-bool blockHasCheckedRead(const Block &b);
 
 std::string sanitize(const std::string &name);
 std::string cppIdent(const std::string &name);

@@ -179,7 +179,7 @@ bool Generator::operatorDecl(const Stmt &at, const ir::Lambda &op, const std::ve
     build = "arrc::Operator::custom(\"arrc_cg_op(a, b ARRC_OP_ARGS)\", " + quote(neutral) + ", " +
             (simple ? "true" : "false") + ", " + src + ")";
   }
-  bool needsErr = blockHasCheckedRead(op.body);
+  bool needsErr = blockMayRaise(op.body);
   bool dynamic = !opFree.empty() || !argLines.empty() || needsErr;
   std::vector<std::string> fieldOps;
   if (K > 1 && simple && !lifted)

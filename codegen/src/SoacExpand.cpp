@@ -51,7 +51,7 @@ void Generator::expand(const Expand &x) {
     fusedDecl("in", walk, fv);
     h("arrc::BufferPtr result = ctx.alloc(et.size);");
     h("arrc::expand_reduce(ctx, et, op, e, in, result->mem(), 0);");
-    readElement(el, "result", x.outs, blockHasCheckedRead(x.size) || blockHasCheckedRead(x.body));
+    readElement(el, "result", x.outs, blockMayRaise(x.size) || blockMayRaise(x.body));
     break;
   case Expand::Filter:
     h("const arrc::ExpandOffsets e = arrc::expand_offsets(ctx, et, n, sizes, false);");
@@ -62,7 +62,7 @@ void Generator::expand(const Expand &x) {
     h("arrc::expand_compact_write(ctx, et, e, kept, store, nullptr, 0);");
     break;
   }
-  if (x.into != Expand::Reduce && (blockHasCheckedRead(x.size) || blockHasCheckedRead(x.body)))
+  if (x.into != Expand::Reduce && (blockMayRaise(x.size) || blockMayRaise(x.body)))
     h("detail::check(ctx);");
   host_->close();
 }

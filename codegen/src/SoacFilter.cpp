@@ -23,7 +23,7 @@ void Generator::filter(const Filter &x) {
   elemDecl(el);
   fusedDecl("in", id, freeOf({&x.body}, {}, {x.index}), x.outs);
   h("const int64_t count = arrc::compact(ctx, et, n, in, nullptr, 0);");
-  if (blockHasCheckedRead(x.body)) h("detail::check(ctx);");
+  if (blockMayRaise(x.body)) h("detail::check(ctx);");
   for (int o : x.outs) h(name(o) + " = arrc::gen::first(" + name(o) + ", count);");
   host_->close();
 }

@@ -85,7 +85,7 @@ void Generator::hist(const Hist &x) {
       }
   }
   h("arrc::histogram(ctx, et, op, bins, n, in, nullptr, 0);");
-  if (blockHasCheckedRead(x.body) || (lifted && blockHasCheckedRead(x.op.body))) h("detail::check(ctx);");
+  if (blockMayRaise(x.body) || (lifted && blockMayRaise(x.op.body))) h("detail::check(ctx);");
   host_->close();
 }
 

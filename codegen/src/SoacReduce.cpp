@@ -19,7 +19,7 @@ void Generator::reduce(const Reduce &x) {
   fusedDecl("in", id, freeOf({&x.body}, {}, {x.index}));
   h("arrc::BufferPtr result = ctx.alloc(et.size);");
   h("arrc::reduce(ctx, et, op, n, in, result->mem(), 0);");
-  readElement(el, "result", x.outs, blockHasCheckedRead(x.body));
+  readElement(el, "result", x.outs, blockMayRaise(x.body));
   host_->close();
 }
 

@@ -22,7 +22,7 @@ void Generator::scan(const Scan &x) {
   operatorDecl(x, x.op, x.ne, el);
   fusedDecl("in", id, freeOf({&x.body}, {}, {x.index}), x.outs);
   h("arrc::scan(ctx, et, op, n, in, nullptr, 0, " + std::string(x.exclusive ? "false" : "true") + ");");
-  if (blockHasCheckedRead(x.body)) h("detail::check(ctx);");
+  if (blockMayRaise(x.body)) h("detail::check(ctx);");
   host_->close();
   host_->close();
 }

@@ -25,7 +25,7 @@ void Generator::scatter(const Scatter &x) {
   elemDecl(el);
   fusedDecl("in", id, freeOf({&x.body}, {}, {x.index}), x.outs);
   h("arrc::scatter(ctx, et, n, in, nullptr, 0, " + name(x.outs.at(0)) + ".shape(0));");
-  if (blockHasCheckedRead(x.body)) h("detail::check(ctx);");
+  if (blockMayRaise(x.body)) h("detail::check(ctx);");
   host_->close();
 }
 

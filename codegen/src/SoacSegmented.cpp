@@ -29,7 +29,7 @@ void Generator::segScan(const SegScan &x) {
   operatorDecl(x, x.op, x.ne, el);
   fusedDecl("in", id, freeOf({&x.body}, {}, {x.index}), x.outs);
   h("arrc::segmented_scan(ctx, et, op, n, in, nullptr, 0, true);");
-  if (blockHasCheckedRead(x.body)) h("detail::check(ctx);");
+  if (blockMayRaise(x.body)) h("detail::check(ctx);");
   host_->close();
   host_->close();
 }
@@ -47,7 +47,7 @@ void Generator::segReduce(const SegReduce &x) {
   operatorDecl(x, x.op, x.ne, el);
   fusedDecl("in", id, freeOf({&x.body}, {}, {x.index}), x.outs);
   h("const int64_t count = arrc::segmented_reduce(ctx, et, op, n, in, nullptr, 0);");
-  if (blockHasCheckedRead(x.body)) h("detail::check(ctx);");
+  if (blockMayRaise(x.body)) h("detail::check(ctx);");
   for (int o : x.outs) h(name(o) + " = arrc::gen::first(" + name(o) + ", count);");
   host_->close();
 }

@@ -329,13 +329,6 @@ void usesBlock(const Block &b, std::set<int> &u, std::set<int> &d) {
   for (auto &s : b.stmts) usesStmt(*s, u, d);
   for (auto &e : b.results) usesExp(e, u);
 }
-bool hasCheckedRead(const ExpP &e) {
-  if (!e) return false;
-  if (e->kind == Exp::Read && e->checkPos >= 0) return true;
-  for (auto &a : e->args)
-    if (hasCheckedRead(a)) return true;
-  return false;
-}
 
 std::string sanitize(const std::string &name) {
   std::string r;
@@ -378,18 +371,6 @@ std::string where(const Stmt &s) {
   return r;
 }
 
-bool blockHasCheckedRead(const Block &b) {
-  bool found = false;
-  std::function<void(const Block &)> walk = [&](const Block &blk) {
-    for (auto &s : blk.stmts) {
-      forEachExp(const_cast<Stmt &>(*s), [&](ExpP &e) { found = found || hasCheckedRead(e); });
-      forEachBlock(static_cast<const Stmt &>(*s), walk);
-    }
-    for (auto &r : blk.results) found = found || hasCheckedRead(r);
-  };
-  walk(b);
-  return found;
-}
 
 // Device layout of a record: each member at a multiple of its size, the
 // whole a multiple of the largest member (as arrc::ElemType::record).

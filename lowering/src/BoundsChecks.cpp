@@ -801,22 +801,6 @@ private:
 };
 
 // ------------------------------------------------------------------ the pass
-bool hasCheckedRead(const ExpP &e) {
-  if (!e) return false;
-  if (e->kind == Exp::Read && e->checkPos >= 0) return true;
-  for (auto &a : e->args)
-    if (hasCheckedRead(a)) return true;
-  return false;
-}
-bool mayRaise(const Stmt &s) {
-  bool r = false;
-  forEachExp(const_cast<Stmt &>(s), [&](ExpP &e) { r = r || hasCheckedRead(e); });
-  forEachBlock(s, [&](const Block &b) {
-    for (auto &t : b.stmts) r = r || mayRaise(*t);
-    for (auto &x : b.results) r = r || hasCheckedRead(x);
-  });
-  return r;
-}
 
 class Eliminator {
 public:

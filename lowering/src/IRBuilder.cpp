@@ -240,6 +240,27 @@ void forEachExp(Stmt &s, const std::function<void(ExpP &)> &f) {
   }
 }
 
+bool hasCheckedRead(const ExpP &e) {
+  if (!e) return false;
+  if (e->kind == Exp::Read && e->checkPos >= 0) return true;
+  for (auto &a : e->args)
+    if (hasCheckedRead(a)) return true;
+  return false;
+}
+bool mayRaise(const Stmt &s) {
+  bool r = false;
+  forEachExp(const_cast<Stmt &>(s), [&](ExpP &e) { r = r || hasCheckedRead(e); });
+  forEachBlock(s, [&](const Block &b) { r = r || blockMayRaise(b); });
+  return r;
+}
+bool blockMayRaise(const Block &b) {
+  for (auto &t : b.stmts)
+    if (mayRaise(*t)) return true;
+  for (auto &x : b.results)
+    if (hasCheckedRead(x)) return true;
+  return false;
+}
+
 bool hasEffect(const Stmt &s) {
   if (s.kind == StmtKind::Check || s.kind == StmtKind::Write) return true;
   if (s.kind == StmtKind::Map && s.outs.empty()) return true;

@@ -63,6 +63,11 @@ void forEachBlock(Stmt &s, const std::function<void(Block &)> &f);
 void forEachBlock(const Stmt &s, const std::function<void(const Block &)> &f);
 // Visits every expression slot directly held by a statement (not nested blocks).
 void forEachExp(Stmt &s, const std::function<void(ExpP &)> &f);
+// Whether device code can raise an error: a bounds-checked Read (checkPos >= 0)
+// in the expression / anywhere in the statement (nested blocks too) / block.
+bool hasCheckedRead(const ExpP &e);
+bool mayRaise(const Stmt &s);
+bool blockMayRaise(const Block &b);
 // True for statements that have effects besides defining outs (Check, Write,
 // Map with no outs) and so are never dead.
 bool hasEffect(const Stmt &s);
