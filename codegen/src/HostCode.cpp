@@ -207,6 +207,18 @@ inline size_t staging_group(size_t row_bytes) {
     if (wg * row_bytes <= 24576) return wg;
   return 0;
 }
+// An array as the extra kernel arguments of a fused producer: its buffer,
+// then name_n0.. (shape) and name_w0.. (weights, the offset last), as the
+// generated OpenCL reads it.
+template <class T, int D>
+inline void add_array(arrc::Fused &f, const std::string &name, const arrc::Array<T, D> &a) {
+  f.args.push_back(arrc::KernelArg::buffer(
+      "__global " + arrc::ElemType::of<arrc::storage_t<T>>().name + "*", name, a.buffer()));
+  for (int k = 0; k < D; ++k)
+    f.args.push_back(arrc::KernelArg::scalar<int64_t>("long", name + "_n" + std::to_string(k), a.shape(k)));
+  for (int k = 0; k <= D; ++k)
+    f.args.push_back(arrc::KernelArg::scalar<int64_t>("long", name + "_w" + std::to_string(k), a.weight(k)));
+}
 // Member of an element read back into bytes (a reduction's result).
 template <class T>
 inline T member(const unsigned char *bytes, size_t offset) {

@@ -218,13 +218,7 @@ void Generator::fusedArg(const std::string &var, int v, const std::string &prefi
     h(var + ".args.push_back(arrc::KernelArg::scalar<" + cpp + ">(\"" + cl + "\", \"" + p + "\", " + hv + "));");
     return;
   }
-  h(var + ".args.push_back(arrc::KernelArg::buffer(\"__global " + cl + "*\", \"" + p + "\", " + n + ".buffer()));");
-  for (int a = 0; a < t.rank; ++a)
-    h(var + ".args.push_back(arrc::KernelArg::scalar<int64_t>(\"long\", \"" + p + "_n" + std::to_string(a) +
-      "\", int64_t(" + n + ".shape(" + std::to_string(a) + "))));");
-  for (int a = 0; a <= t.rank; ++a)
-    h(var + ".args.push_back(arrc::KernelArg::scalar<int64_t>(\"long\", \"" + p + "_w" + std::to_string(a) +
-      "\", int64_t(" + n + ".weight(" + std::to_string(a) + "))));");
+  h("arrc::gen::add_array(" + var + ", \"" + p + "\", " + n + ");");
 }
 
 void Generator::fusedDecl(const std::string &var, const std::string &source, const std::set<int> &vars,
