@@ -9,6 +9,7 @@
 
 #include "impl.h"
 #include "kernels.h"
+#include "prim_common.h"
 
 namespace arrc {
 
@@ -84,7 +85,7 @@ Fused buffer_function(const std::string& fname, const ElemType& t, cl_mem buf, i
   return f;
 }
 
-namespace {
+namespace prim {
 
 using detail::ContextImpl;
 
@@ -106,24 +107,6 @@ std::string helpers(const std::string& S, const std::string& OP, const std::stri
   s = replace_all(s, "$N", N);
   return s;
 }
-
-struct Config {
-  int wg = 256;       // reduce, radix sort, histogram
-  int scan_wg = 256;  // chained scan / compaction
-  size_t tile_bytes = 16384;
-  size_t groups = 0;
-  int lookback_chunks = 1;  // NVIDIA look-back window, in chunks of 32 tiles
-  // NVIDIA: tile id = work-group id (1) or an atomic ticket (0). Measured
-  // on the H100 (docs/performance.md): the ticket is faster for scans, the
-  // work-group id for compaction.
-  int scan_group_order = 0, compact_group_order = 1;
-  // NVIDIA warp path of compaction: work-group size and items per work-item
-  // and sub-tiles per look-back
-  int compact_wg = 128, compact_vt = 16, compact_sub = 3;
-  // Reduce, scans, compaction and expand in the CPU schedule (kReduceCpu etc.):
-  // CPU devices, unless ARRC_SCHEDULE=gpu; ARRC_SCHEDULE=cpu forces it.
-  bool cpu = false;
-};
 
 int env_int(const char* name, int dflt) {
   const char* v = std::getenv(name);
@@ -187,9 +170,6 @@ int items_per_thread(const Config& c, size_t elem_size) {
 
 // CPU schedule: contiguous chunks, a few per compute unit (balance), none
 // smaller than 4096 elements (launch cost); one work-item each.
-struct Chunks {
-  int64_t count = 0, size = 1;
-};
 Chunks cpu_chunks(Context& ctx, int64_t n) {
   if (n <= 0) return {};
   int64_t want = static_cast<int64_t>(ctx.compute_units()) * 4;
@@ -300,50 +280,6 @@ const ProgramSource& program(Context& ctx, const ElemType& t, const Operator* op
   memo.emplace(std::move(key), &p);
   return p;
 }
-
-// Sets arguments and launches.
-struct Launch {
-  Context& ctx;
-  cl_kernel k;
-  cl_uint i = 0;
-  Launch(Context& c, cl_kernel kk) : ctx(c), k(kk) {}
-  Launch& mem(cl_mem m) {
-    detail::set_kernel_arg(k, i++, sizeof(cl_mem), &m);
-    return *this;
-  }
-  template <class S>
-  Launch& val(S v) {
-    detail::set_kernel_arg(k, i++, sizeof(S), &v);
-    return *this;
-  }
-  Launch& local(size_t bytes) {
-    detail::set_kernel_arg(k, i++, bytes, nullptr);
-    return *this;
-  }
-  Launch& extra(const Fused& f) {
-    for (auto& a : f.args) {
-      if (a.is_mem)
-        detail::set_kernel_arg(k, i++, sizeof(cl_mem), &a.mem);
-      else
-        detail::set_kernel_arg(k, i++, a.size, a.bytes);
-    }
-    return *this;
-  }
-  Launch& opargs(const Operator* op) {
-    if (op)
-      for (auto& a : op->args) {
-        if (a.is_mem)
-          detail::set_kernel_arg(k, i++, sizeof(cl_mem), &a.mem);
-        else
-          detail::set_kernel_arg(k, i++, a.size, a.bytes);
-      }
-    return *this;
-  }
-  void run(size_t global, size_t local = 0) {
-    if (global == 0) return;
-    ctx.enqueue(k, NDRange(global), local ? NDRange(local) : NDRange());
-  }
-};
 
 std::string cfg_defines(const Config& c, int wg, int vt, int group_order) {
   return "#define WG " + std::to_string(wg) + "\n#define VT " + std::to_string(vt) +
@@ -478,7 +414,9 @@ void reduce_final(Context& ctx, const Config& c, const ProgramSource& src, const
         .run(c.wg, c.wg);
 }
 
-}  // namespace
+}  // namespace prim
+
+using namespace prim;
 
 // ---------------------------------------------------------------------------
 
@@ -664,76 +602,7 @@ void gather(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem 
       .run(round_up(static_cast<size_t>(n), 256), 256);
 }
 
-// ---------------------------------------------------------------------------
-// Radix sort
-
-void sort_pairs(Context& ctx, const ElemType& kt, int64_t n, cl_mem keys, const ElemType* vt,
-                cl_mem values) {
-  if (n <= 1) return;
-  if (n >= INT_MAX) throw Error("sort: at most 2^31-1 elements");
-  std::string ku, bits;
-  const std::string& k = kt.name;
-  if (k == "int") { ku = "uint"; bits = "(as_uint(k) ^ 0x80000000u)"; }
-  else if (k == "uint") { ku = "uint"; bits = "(k)"; }
-  else if (k == "float") { ku = "uint"; bits = "(as_uint(k) ^ ((as_uint(k) >> 31) ? 0xFFFFFFFFu : 0x80000000u))"; }
-  else if (k == "long") { ku = "ulong"; bits = "(as_ulong(k) ^ 0x8000000000000000ul)"; }
-  else if (k == "ulong") { ku = "ulong"; bits = "(k)"; }
-  else if (k == "double") { ku = "ulong"; bits = "(as_ulong(k) ^ ((as_ulong(k) >> 63) ? 0xFFFFFFFFFFFFFFFFul : 0x8000000000000000ul))"; }
-  else throw Error("sort: unsupported key type " + k);
-  bool has_vals = vt != nullptr && values != nullptr;
-  Config c = config(ctx);
-  size_t pair_bytes = kt.size + (has_vals ? vt->size : 0);
-  int rvt = pair_bytes <= 8 ? 8 : 4;
-  std::string defs = "#define ARRC_LB 32\n#define WG " + std::to_string(c.wg) + "\n#define RVT " + std::to_string(rvt) +
-                     "\n#define KT " + k + "\n#define KU " + ku +
-                     "\ninline KU arrc_kbits(KT k) { return " + bits + "; }\n";
-  std::string vprelude;
-  if (has_vals) {
-    defs += "#define VALS " + vt->name + "\n";
-    vprelude = vt->prelude;
-  }
-  ElemType carrier = ElemType::scalar(k, kt.size);
-  carrier.prelude = vprelude;
-  Fused none;
-  if (has_vals && mentions_double(vt->name)) defs += "// double\n";
-  const ProgramSource& src = program(ctx, carrier, nullptr, none, defs, "radix", [] {
-    return "inline int arrc_iadd(int a, int b) { return a + b; }\n" +
-           helpers("int", "arrc_iadd", "0", "i") + detail::kRadix;
-  });
-  cl_kernel kc = ctx.kernel(src, "arrc_radix_count");
-  cl_kernel ks = ctx.kernel(src, "arrc_radix_scatter");
-  int64_t tile = static_cast<int64_t>(c.wg) * rvt;
-  int ntiles = static_cast<int>((n + tile - 1) / tile);
-  auto counts = ctx.alloc(static_cast<size_t>(ntiles) * 16 * sizeof(int32_t));
-  auto offsets = ctx.alloc(static_cast<size_t>(ntiles) * 16 * sizeof(int32_t));
-  auto ktmp = ctx.alloc(static_cast<size_t>(n) * kt.size);
-  BufferPtr vtmp = has_vals ? ctx.alloc(static_cast<size_t>(n) * vt->size) : nullptr;
-  cl_mem kin = keys, kout = ktmp->mem();
-  cl_mem vin = values, vout = has_vals ? vtmp->mem() : nullptr;
-  int passes = static_cast<int>(kt.size * 8 / 4);
-  ElemType it = ElemType::of<int32_t>();
-  Operator add = Operator::add();
-  Fused cnt_in = load_from(it, counts->mem());
-  for (int p = 0; p < passes; ++p) {
-    int shift = 4 * p;
-    Launch(ctx, kc)
-        .val<cl_long>(n)
-        .val<cl_int>(shift)
-        .val<cl_int>(ntiles)
-        .mem(kin)
-        .mem(counts->mem())
-        .run(static_cast<size_t>(ntiles) * c.wg, c.wg);
-    scan(ctx, it, add, static_cast<int64_t>(ntiles) * 16, cnt_in, offsets->mem(), 0, false);
-    Launch l(ctx, ks);
-    l.val<cl_long>(n).val<cl_int>(shift).val<cl_int>(ntiles).mem(kin).mem(kout).mem(
-        offsets->mem());
-    if (has_vals) l.mem(vin).mem(vout);
-    l.run(static_cast<size_t>(ntiles) * c.wg, c.wg);
-    std::swap(kin, kout);
-    std::swap(vin, vout);
-  }
-  // passes is even: the result is back in `keys` / `values`.
-}
+// Radix sort: sort.cpp.
 
 // ---------------------------------------------------------------------------
 // Segmented
