@@ -356,6 +356,102 @@ void arrc_scan(long n, int inclusive, __global int* ctl, __global ulong* aggs, _
 }
 )CLC";
 
+// Segmented scan and reduce with flags on GPUs: single pass, the tiles
+// chained by decoupled look-back over (value, starts) pairs (arrc_segp,
+// defined by the host: member v of type T, member c = number of segment
+// starts; c != 0 is the flag). Values are staged in local memory as T and
+// flags as bytes, so a tile holds as many items as the plain scan's; the
+// pair exists only per work-item (its VT items folded) and in the look-back.
+// ARRC_SEG_MODE: 0 inclusive scan, 1 exclusive scan (NE at segment starts),
+// 2 reduce: each segment's value at its end goes to arrc_store(starts - 1),
+// and the last tile writes the number of segments to seg_count[0].
+inline const char* kSegScan = R"CLC(
+#define TILE (WG * VT)
+#define LPAD(i) ((i) + ((i) >> 5))
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_segscan(long n, __global int* ctl, __global ulong* aggs, __global ulong* incs, uint epoch,
+                  __global int* seg_count ARRC_PARAMS ARRC_OP_PARAMS) {
+  __local T tile[LPAD(TILE) + 1];
+  __local uchar ftile[TILE];
+  __local arrc_segp sums[ARRC_SH];
+  __local arrc_segp lv[ARRC_LB];
+  __local int lf[ARRC_LB];
+  __local int lctl, ltile;
+  __local arrc_segp lex;
+  int lid = get_local_id(0);
+  int t = arrc_take_tile(ctl, (n + TILE - 1) / TILE, &ltile);
+  long base = (long)t * TILE;
+#ifdef ARRC_NV
+  // each warp stages its own 32 * VT items (as kScan)
+  int lane = lid & 31, woff = (lid >> 5) * 32 * VT;
+#define WREG (32 * VT)
+#define ARRC_STAGE_SYNC() asm volatile("bar.warp.sync 0xffffffff;" ::: "memory")
+#define ARRC_STRIPED(j) ((j) * 32 + lane)
+#else
+  int lane = lid, woff = 0;
+#define WREG TILE
+#define ARRC_STAGE_SYNC() barrier(CLK_LOCAL_MEM_FENCE)
+#define ARRC_STRIPED(j) ((j) * WG + lid)
+#endif
+  __local T* wt = tile + LPAD(woff);
+  __local uchar* wf = ftile + woff;
+  long wbase = base + woff;
+#pragma unroll
+  for (int j = 0; j < VT; ++j) {
+    int li = ARRC_STRIPED(j);
+    long i = wbase + li;
+    if (i < n) {
+      wt[LPAD(li)] = arrc_load(i ARRC_ARGS);
+      wf[li] = i == 0 || arrc_flag(i ARRC_ARGS) != 0;
+    }
+  }
+  ARRC_STAGE_SYNC();
+  long rem = n - wbase - (long)lane * VT;
+  int cnt = rem <= 0 ? 0 : (rem >= VT ? VT : (int)rem);
+  arrc_segp acc = ARRC_SEGNE;
+  for (int j = 0; j < cnt; ++j) {
+    int li = lane * VT + j;
+    T x = wt[LPAD(li)];
+    int f = wf[li];
+    acc.v = f ? x : arrc_op(acc.v, x);
+    acc.c += f;
+  }
+  arrc_segp prefix, total;
+  arrc_segp run = arrc_tile_scan_s(acc, t, aggs, incs, epoch, sums, lv, lf, &lctl, &lex, &prefix,
+                                   &total ARRC_OP_ARGS);
+  for (int j = 0; j < cnt; ++j) {
+    int li = lane * VT + j;
+    T x = wt[LPAD(li)];
+    int f = wf[li];
+    T nv = f ? x : arrc_op(run.v, x);
+#if ARRC_SEG_MODE == 0
+    wt[LPAD(li)] = nv;
+#elif ARRC_SEG_MODE == 1
+    wt[LPAD(li)] = f ? ARRC_NE : run.v;
+#else
+    long i = wbase + li;
+    run.c += f;
+    int end = i + 1 >= n || (li + 1 < WREG ? wf[li + 1] : arrc_flag(i + 1 ARRC_ARGS) != 0);
+    if (end) arrc_store(run.c - 1, nv ARRC_ARGS);
+#endif
+    run.v = nv;
+  }
+#if ARRC_SEG_MODE != 2
+  ARRC_STAGE_SYNC();
+#pragma unroll
+  for (int j = 0; j < VT; ++j) {
+    int li = ARRC_STRIPED(j);
+    if (wbase + li < n) arrc_store(wbase + li, wt[LPAD(li)] ARRC_ARGS);
+  }
+#else
+  if (lid == 0 && base + TILE >= n) seg_count[0] = prefix.c + total.c;
+#endif
+#undef WREG
+#undef ARRC_STAGE_SYNC
+#undef ARRC_STRIPED
+}
+)CLC";
+
 // Ordered work-group reduction of one value per work-item, and the final
 // pass of every two-stage reduction (one work-group folds the partials).
 inline const char* kReduceFinal = R"CLC(

@@ -613,8 +613,8 @@ std::string seg_type_prelude() {
   return "typedef struct { T v; int f; int c; } arrc_seg;\n";
 }
 
-// Segmented scan / reduce share one adapter over pairs (v, flag, count).
-// store_mode: 0 = inclusive scan, 1 = exclusive scan, 2 = reduce (write at segment ends)
+// The CPU schedule of the segmented scans: the scan adapter over (v, flag,
+// count). mode: 0 = inclusive scan, 1 = exclusive scan.
 std::string seg_adapter(int mode) {
   std::string s = seg_type_prelude();
   s += R"CLC(
@@ -644,15 +644,10 @@ inline arrc_seg arrc_seg_load(long i ARRC_PARAMS) {
 )CLC";
   if (mode == 0) {
     s += "#define arrc_sstore(i, s) arrc_store(i, (s).v ARRC_ARGS)\n";
-  } else if (mode == 1) {
+  } else {
     s += "inline void arrc_seg_store(long i, arrc_seg s ARRC_PARAMS ARRC_OP_PARAMS) {\n"
          "  arrc_store(i, (i == 0 || arrc_flag(i ARRC_ARGS)) ? ARRC_NE : s.v ARRC_ARGS);\n}\n"
          "#define arrc_sstore(i, s) arrc_seg_store(i, s ARRC_ARGS ARRC_OP_ARGS)\n";
-  } else {
-    s += "inline void arrc_seg_store(long i, arrc_seg s ARRC_PARAMS) {\n"
-         "  if (i == arrc_seg_n - 1 || arrc_flag(i + 1 ARRC_ARGS)) arrc_store(s.c - 1, s.v ARRC_ARGS);\n"
-         "  if (i == arrc_seg_n - 1) arrc_seg_count[0] = s.c;\n}\n"
-         "#define arrc_sstore(i, s) arrc_seg_store(i, s ARRC_ARGS)\n";
   }
   return s;
 }
@@ -664,11 +659,72 @@ size_t seg_size(const ElemType& t) {
   return (sz + align - 1) / align * align;
 }
 
+// The pair of the GPU segmented scan (kSegScan): { T v; int c; } with its
+// padding spelled out (see ElemType::record), and its operator.
+std::string seg_pair_prelude(const ElemType& t) {
+  size_t align = std::max<size_t>(t.alignment(), 4);
+  size_t c_off = (t.size + 3) / 4 * 4, end = c_off + 4;
+  size_t total = (end + align - 1) / align * align;
+  std::string s = "typedef struct { T v;";
+  if (c_off > t.size) s += " uchar arrc_pad0[" + std::to_string(c_off - t.size) + "];";
+  s += " int c;";
+  if (total > end) s += " uint arrc_pad1[" + std::to_string((total - end) / 4) + "];";
+  s += " } arrc_segp;\n";
+  s += R"CLC(
+inline arrc_segp arrc_segop_fn(arrc_segp a, arrc_segp b ARRC_OP_PARAMS) {
+  arrc_segp r = b;
+  if (!b.c) r.v = arrc_op(a.v, b.v);
+  r.c = a.c + b.c;
+  return r;
+}
+#define arrc_segop(a, b) arrc_segop_fn((a), (b) ARRC_OP_ARGS)
+inline arrc_segp arrc_segne_fn(int unused ARRC_OP_PARAMS) {
+  arrc_segp r;
+  r.v = ARRC_NE;
+  r.c = 0;
+  return r;
+}
+#define ARRC_SEGNE arrc_segne_fn(0 ARRC_OP_ARGS)
+)CLC";
+  return s;
+}
+
+// Segmented scan (mode 0 inclusive, 1 exclusive) or reduce (mode 2, the
+// count of segments to seg_count) with flags on GPUs: kSegScan. Items per
+// work-item: as many as fit ARRC_TILE_BYTES with their flag bytes
+// (ARRC_SEG_VT overrides, 1..32).
+void run_segscan(Context& ctx, const Config& c, const ElemType& t, const Operator& op,
+                 const Fused& f, int64_t n, int mode, cl_mem seg_count) {
+  static const int vt_env = env_int("ARRC_SEG_VT", 0);
+  size_t per = static_cast<size_t>(c.scan_wg) * (t.size + 1);
+  int vt = vt_env > 0 ? std::min(vt_env, 32)
+                      : static_cast<int>(std::clamp<size_t>(c.tile_bytes / per, 1, 16));
+  while (vt > 1 && static_cast<size_t>(c.scan_wg) * vt * (t.size * 33 / 32 + 1) + 8192 >
+                       ctx.local_mem_bytes())
+    --vt;
+  std::string defs = cfg_defines(c, c.scan_wg, vt, c.scan_group_order) +
+                     "#define ARRC_SEG_MODE " + std::to_string(mode) + "\n";
+  const ProgramSource& src = program(ctx, t, &op, f, defs, "segscan gpu", [&] {
+    return seg_pair_prelude(t) + helpers("arrc_segp", "arrc_segop", "ARRC_SEGNE", "s") +
+           detail::kSegScan;
+  });
+  if (n <= 0) return;
+  int64_t tile = static_cast<int64_t>(c.scan_wg) * vt;
+  int64_t ntiles = (n + tile - 1) / tile;
+  size_t pair = t.size + 4 + 8;  // an upper bound of sizeof(arrc_segp)
+  ScanState st = scan_state(ctx, ntiles, pair);
+  Launch(ctx, ctx.kernel(src, "arrc_segscan"))
+      .val<cl_long>(n).mem(st.ctl).mem(st.aggs).mem(st.incs).val<cl_uint>(st.epoch).mem(seg_count)
+      .extra(f).opargs(&op).run(static_cast<size_t>(ntiles) * c.scan_wg, c.scan_wg);
+}
+
 }  // namespace
 
 void segmented_scan(Context& ctx, const ElemType& t, const Operator& op, int64_t n,
                     const Fused& in, cl_mem out, int64_t out_offset, bool inclusive) {
   Fused f = with_default_store(t, in, out, out_offset);
+  Config c = config(ctx);
+  if (!c.cpu) return run_segscan(ctx, c, t, op, f, n, inclusive ? 0 : 1, nullptr);
   run_scan(ctx, t, &op, f, seg_size(t), seg_adapter(inclusive ? 0 : 1), "arrc_segop",
            "ARRC_SNE", n, inclusive);
 }
@@ -702,9 +758,7 @@ int64_t segmented_reduce(Context& ctx, const ElemType& t, const Operator& op, in
   }
   auto cnt = ctx.alloc(sizeof(int32_t));
   Fused f = with_default_store(t, in, out, out_offset);
-  f.args.push_back(KernelArg::scalar("long", "arrc_seg_n", n));
-  f.args.push_back(KernelArg::buffer("__global int*", "arrc_seg_count", cnt->mem()));
-  run_scan(ctx, t, &op, f, seg_size(t), seg_adapter(2), "arrc_segop", "ARRC_SNE", n, true);
+  run_segscan(ctx, config(ctx), t, op, f, n, 2, cnt->mem());
   int32_t c = 0;
   ctx.read(cnt->mem(), 0, sizeof c, &c);
   return c;
