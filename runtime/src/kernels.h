@@ -1105,35 +1105,66 @@ void arrc_expand_reduce(long n, __global const long* ends, __global T* partial
 }
 #endif
 #ifdef ARRC_EXP_WRITE
-// Each work-item computes its VT elements into the local tile (blocked),
-// then the tile is stored striped (consecutive work-items, consecutive
-// elements).
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void arrc_expand_write(long n, __global const long* ends, __global T* out, long out_off
-                       ARRC_PARAMS) {
-  __local T tile[TILE];
-  __local long lsrc[2];
-  int lid = get_local_id(0);
-  long total = ends[n - 1], chunk = arrc_exp_chunk(total);
-  long g0 = get_group_id(0) * chunk, g1 = min(total, g0 + chunk);
-  for (long base = g0; base < g1; base += TILE) {
-    long tend = min(g1, base + TILE);
-    arrc_exp_tile_sources(ends, n, base, tend, lsrc);
-    long j0 = base + (long)lid * VT, j1 = min(tend, j0 + VT);
-    if (j0 < j1) {
-      arrc_exp_cursor c = arrc_exp_at(ends, lsrc[0], lsrc[1], j0);
-      for (long j = j0; j < j1; ++j) {
-        arrc_exp_step(ends, &c, j);
-        tile[j - base] = ARRC_EXP_ELEM(c, j);
-      }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = 0; k < VT; ++k) {
-      long j = base + k * WG + lid;
-      if (j < tend) ARRC_OUT(out_off + j, tile[j - base]);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+// Load-balanced by merge path: the expansion is the merge of the elements
+// (j = 0 .. total-1) with the sources' end markers (marker i after source
+// i's elements: at position ends[i] + i), and tile t takes the TILE items
+// [t * TILE, (t+1) * TILE) of that merge, elements and markers alike, so
+// many empty sources cost as much as elements and one huge source is cut
+// into tiles. arrc_expand_partition finds each tile's first marker (one
+// binary search per tile, all at once); a tile then loads its markers'
+// ends into local memory, each work-item finds its first item by a binary
+// search there and walks VT items (an element: arrc_get, staged; a
+// marker: the next source), and the tile's elements are stored in rows.
+__kernel void arrc_expand_partition(long n, long total, long ntiles, __global const long* ends,
+                                    __global long* part) {
+  long t = get_global_id(0);
+  if (t > ntiles) return;
+  long d = min(t * TILE, total + n);
+  long lo = 0, hi = n;  // markers before d: sources i with ends[i] + i < d
+  while (lo < hi) {
+    long m = (lo + hi) >> 1;
+    if (ends[m] + m < d) lo = m + 1; else hi = m;
   }
+  part[t] = lo;
+}
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_expand_write(long n, long total, __global const long* ends, __global const long* part,
+                       __global T* out, long out_off ARRC_PARAMS) {
+  __local T vals[TILE];
+  __local int rel[TILE + 1];  // ends of the tile's sources, less b0 (clamped to the tile)
+  __local long lstart;        // where the tile's first source starts
+  int lid = get_local_id(0);
+  long t = get_group_id(0);
+  long a0 = part[t], a1 = part[t + 1];
+  long d0 = t * TILE, d1 = min(d0 + TILE, total + n);
+  long b0 = d0 - a0, b1 = d1 - a1;  // the tile's elements
+  int na = (int)(a1 - a0), nb = (int)(b1 - b0);
+  for (int k = lid; k <= na; k += WG) {
+    long s = a0 + k;
+    rel[k] = s < n ? (int)(min(ends[s], b1) - b0) : nb;
+  }
+  if (lid == 0) lstart = a0 > 0 ? ends[a0 - 1] : 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int dd = min(lid * VT, na + nb);
+  int lo = max(0, dd - nb), hi = min(dd, na);  // markers among the first dd items
+  while (lo < hi) {
+    int m = (lo + hi) >> 1;
+    if (rel[m] + m < dd) lo = m + 1; else hi = m;
+  }
+  int k = lo, bi = dd - lo, stop = min(dd + VT, na + nb);
+  long start = k == 0 ? lstart : b0 + rel[k - 1];
+  for (int p = dd; p < stop; ++p) {
+    if (bi < rel[k]) {
+      long j = b0 + bi;
+      vals[bi] = arrc_get(a0 + k, j - start ARRC_ARGS);
+      bi++;
+    } else {
+      start = b0 + rel[k];
+      k++;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int e = lid; e < nb; e += WG) ARRC_OUT(out_off + b0 + e, vals[e]);
 }
 #endif
 #ifdef ARRC_EXP_COMPACT

@@ -1090,7 +1090,9 @@ void expand_write(Context& ctx, const ElemType& t, const ExpandOffsets& e, const
   if (e.total < 0) throw Error("expand_write: the total was not read back (expand_offsets)");
   if (e.n <= 0 || e.total == 0) return;
   Config c = config(ctx);
-  WalkShape w = walk_shape(ctx, c, t, 8);
+  // items (elements and source ends) per work-item of the GPU walk
+  static const int vt_env = env_int("ARRC_EXPAND_VT", 0);
+  WalkShape w = walk_shape(ctx, c, t, vt_env > 0 ? std::min(vt_env, 32) : 8);
   const ProgramSource& src = walk_program(ctx, c, t, nullptr, in, "WRITE", w, store_defines(out));
   if (c.cpu) {
     int64_t chunks = std::min<int64_t>(cpu_walk_chunks(ctx), std::max<int64_t>(1, e.total / 1024));
@@ -1099,11 +1101,16 @@ void expand_write(Context& ctx, const ElemType& t, const ExpandOffsets& e, const
         .val<cl_long>(out_offset).extra(in).run(chunks, 1);
     return;
   }
+  // tiles of the merge of elements and source ends (kExpandGpu)
   int64_t tile = static_cast<int64_t>(w.wg) * w.vt;
-  size_t groups = std::min<size_t>(w.groups, static_cast<size_t>((e.total + tile - 1) / tile));
+  int64_t ntiles = (e.total + e.n + tile - 1) / tile;
+  auto part = ctx.alloc(static_cast<size_t>(ntiles + 1) * sizeof(int64_t));
+  Launch(ctx, ctx.kernel(src, "arrc_expand_partition"))
+      .val<cl_long>(e.n).val<cl_long>(e.total).val<cl_long>(ntiles).mem(e.ends->mem())
+      .mem(part->mem()).run(round_up(static_cast<size_t>(ntiles + 1), 256), 256);
   Launch(ctx, ctx.kernel(src, "arrc_expand_write"))
-      .val<cl_long>(e.n).mem(e.ends->mem()).mem(out).val<cl_long>(out_offset).extra(in)
-      .run(groups * w.wg, w.wg);
+      .val<cl_long>(e.n).val<cl_long>(e.total).mem(e.ends->mem()).mem(part->mem()).mem(out)
+      .val<cl_long>(out_offset).extra(in).run(static_cast<size_t>(ntiles) * w.wg, w.wg);
 }
 
 void expand_reduce(Context& ctx, const ElemType& t, const Operator& op, const ExpandOffsets& e,
