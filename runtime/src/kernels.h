@@ -1060,12 +1060,25 @@ inline long arrc_exp_chunk(long total) {
   long c = (total + g - 1) / g;
   return (c + TILE - 1) / TILE * TILE;
 }
-// Sources of the tile [base, tend) into lsrc[0..1] (ends with a barrier).
-inline void arrc_exp_tile_sources(__global const long* ends, long n, long base, long tend,
+// The first i in [lo, hi] with ends[i] > j (ends[hi] > j), probing lo,
+// lo + 1, lo + 3, lo + 7, ... before the binary search: a work-group's
+// tiles are consecutive, so the next tile's sources are usually near.
+inline long arrc_exp_gallop(__global const long* ends, long lo, long hi, long j) {
+  long prev = lo, p = lo, step = 1;
+  while (p < hi && ends[p] <= j) {
+    prev = p + 1;
+    p = min(hi, p + step);
+    step <<= 1;
+  }
+  return arrc_exp_find(ends, prev, p, j);
+}
+// Sources of the tile [base, tend) into lsrc[0..1] (ends with a barrier);
+// from: a source at or before the tile's first (the previous tile's last).
+inline void arrc_exp_tile_sources(__global const long* ends, long n, long from, long base, long tend,
                                   __local long* lsrc) {
   int lid = get_local_id(0);
-  if (lid == 0) lsrc[0] = arrc_exp_find(ends, 0, n - 1, base);
-  if (lid == (WG > 1 ? 1 : 0)) lsrc[1] = arrc_exp_find(ends, 0, n - 1, tend - 1);
+  if (lid == 0) lsrc[0] = arrc_exp_gallop(ends, from, n - 1, base);
+  if (lid == (WG > 1 ? 1 : 0)) lsrc[1] = arrc_exp_gallop(ends, from, n - 1, tend - 1);
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 #ifdef ARRC_EXP_REDUCE
@@ -1078,9 +1091,11 @@ void arrc_expand_reduce(long n, __global const long* ends, __global T* partial
   long total = ends[n - 1], chunk = arrc_exp_chunk(total);
   long g0 = get_group_id(0) * chunk, g1 = min(total, g0 + chunk);
   T acc = ARRC_NE;
+  long from = 0;
   for (long base = g0; base < g1; base += TILE) {
     long tend = min(g1, base + TILE);
-    arrc_exp_tile_sources(ends, n, base, tend, lsrc);
+    arrc_exp_tile_sources(ends, n, from, base, tend, lsrc);
+    from = lsrc[1];
     long j0 = base + (long)lid * VT, j1 = min(tend, j0 + VT);
     T a = ARRC_NE;
     if (j0 < j1) {
@@ -1180,9 +1195,11 @@ void arrc_expand_count(long n, __global const long* ends, __global long* counts 
   long total = ends[n - 1], chunk = arrc_exp_chunk(total);
   long g0 = get_group_id(0) * chunk, g1 = min(total, g0 + chunk);
   long kept = 0;
+  long from = 0;
   for (long base = g0; base < g1; base += TILE) {
     long tend = min(g1, base + TILE);
-    arrc_exp_tile_sources(ends, n, base, tend, lsrc);
+    arrc_exp_tile_sources(ends, n, from, base, tend, lsrc);
+    from = lsrc[1];
     long j0 = base + (long)lid * VT, j1 = min(tend, j0 + VT);
     if (j0 < j1) {
       arrc_exp_cursor c = arrc_exp_at(ends, lsrc[0], lsrc[1], j0);
@@ -1207,9 +1224,11 @@ void arrc_expand_compact(long n, __global const long* ends, __global const long*
   long g = get_group_id(0);
   long g0 = g * chunk, g1 = min(total, g0 + chunk);
   long run = out_off + (g > 0 ? offs[g - 1] : 0);
+  long from = 0;
   for (long base = g0; base < g1; base += TILE) {
     long tend = min(g1, base + TILE);
-    arrc_exp_tile_sources(ends, n, base, tend, lsrc);
+    arrc_exp_tile_sources(ends, n, from, base, tend, lsrc);
+    from = lsrc[1];
     long j0 = base + (long)lid * VT, j1 = min(tend, j0 + VT);
     T vals[VT];
     uint mask = 0;
