@@ -875,6 +875,66 @@ __kernel void arrc_hist_merge(long nchunks, long nbins, long bchunk, __global co
 }
 )CLC";
 
+// Segmented reduce with offsets, CPU schedule: work-item g takes the
+// segments that start in its share of the elements (whole segments, found
+// by binary search on the offsets) and folds each in order.
+inline const char* kSegReduceOffsetsCpu = R"CLC(
+// The first s in [0, nseg] with offs[s] >= e (nseg if none).
+inline long arrc_csegoff_first(__global const long* offs, long nseg, long e) {
+  long lo = 0, hi = nseg;
+  while (lo < hi) {
+    long m = (lo + hi) >> 1;
+    if (offs[m] < e) lo = m + 1; else hi = m;
+  }
+  return lo;
+}
+__kernel void arrc_csegred_offs(long nseg, long nchunks, __global const long* offs, __global T* out,
+                                long out_off ARRC_PARAMS ARRC_OP_PARAMS) {
+  long arrc_g = get_global_id(0);
+  long arrc_a = offs[0], arrc_per = (offs[nseg] - arrc_a + nchunks - 1) / nchunks;
+  long arrc_s0 = arrc_g == 0 ? 0 : arrc_csegoff_first(offs, nseg, arrc_a + arrc_g * arrc_per);
+  long arrc_s1 = arrc_g == nchunks - 1 ? nseg : arrc_csegoff_first(offs, nseg, arrc_a + (arrc_g + 1) * arrc_per);
+  for (long arrc_s = arrc_s0; arrc_s < arrc_s1; ++arrc_s) {
+    T arrc_acc = ARRC_NE;
+    long arrc_e = offs[arrc_s + 1];
+    for (long arrc_i = offs[arrc_s]; arrc_i < arrc_e; ++arrc_i) arrc_acc = arrc_op(arrc_acc, arrc_load(arrc_i ARRC_ARGS));
+    ARRC_OUT(out_off + arrc_s, arrc_acc);
+  }
+}
+)CLC";
+
+// Segmented reduce with offsets on NVIDIA (ARRC_NV): a warp per segment.
+// The warp walks its segment in windows of 32 * SVT elements, lane l
+// folding the SVT consecutive elements from l * SVT in order; the lanes'
+// values are then combined in lane order by shuffles (lane 0 ends with the
+// window's fold), so any associative operator works and loads stay within
+// one window.
+inline const char* kSegReduceOffsetsWarp = R"CLC(
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_segreduce_off_warp(long nseg, __global const long* offs, __global T* out, long out_off
+                             ARRC_PARAMS ARRC_OP_PARAMS) {
+  int lane = get_local_id(0) & 31;
+  long warps = get_global_size(0) / 32;
+  for (long s = get_global_id(0) / 32; s < nseg; s += warps) {
+    long a = offs[s], b = offs[s + 1];
+    T acc = ARRC_NE;
+    for (long w0 = a; w0 < b; w0 += 32 * SVT) {
+      long j0 = w0 + lane * SVT;
+      T x = ARRC_NE;
+#pragma unroll
+      for (int k = 0; k < SVT; ++k)
+        if (j0 + k < b) x = arrc_op(x, arrc_load(j0 + k ARRC_ARGS));
+      for (uint d = 1; d < 32; d <<= 1) {
+        T y = arrc_shdown_t(x, d);
+        if (lane + d < 32) x = arrc_op(x, y);
+      }
+      acc = arrc_op(acc, x);
+    }
+    if (lane == 0) ARRC_OUT(out_off + s, acc);
+  }
+}
+)CLC";
+
 inline const char* kSegReduceOffsets = R"CLC(
 // One work-group per segment; each work-item reduces a contiguous piece.
 __kernel void arrc_segreduce_off(long nseg, __global const long* offs, __global T* out, long out_off,
@@ -1003,6 +1063,19 @@ __kernel void arrc_hist_keys(long n, long nbins, __global KEYT* keys, __global i
   long b = arrc_bin(i ARRC_ARGS);
   keys[i] = (b >= 0 && b < nbins) ? (KEYT)b : (KEYT)nbins;  // out of range: last
   perm[i] = (int)i;
+}
+// CPU schedule of arrc_hist_bounds: work-item g walks the sorted keys of
+// its chunk once; where the key changes at position i, the bins after the
+// previous key up to this one start at i.
+__kernel void arrc_chist_bounds(long n, long nbins, long chunk, __global const KEYT* keys,
+                                __global long* offs) {
+  long lo = get_global_id(0) * chunk, hi = min(n, lo + chunk);
+  for (long i = lo; i < hi; ++i) {
+    long prev = i == 0 ? -1 : (long)keys[i - 1], cur = (long)keys[i];
+    for (long b = prev + 1; b <= cur; ++b) offs[b] = i;
+  }
+  if (hi == n)
+    for (long b = (n > 0 ? (long)keys[n - 1] : -1) + 1; b <= nbins; ++b) offs[b] = n;
 }
 // offs[b] = the first position whose key is >= b, for b <= nbins.
 __kernel void arrc_hist_bounds(long n, long nbins, __global const KEYT* keys, __global long* offs) {

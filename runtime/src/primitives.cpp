@@ -767,11 +767,35 @@ int64_t segmented_reduce(Context& ctx, const ElemType& t, const Operator& op, in
 void segmented_reduce_offsets(Context& ctx, const ElemType& t, const Operator& op, int64_t nseg,
                               cl_mem offsets, const Fused& in, cl_mem out, int64_t out_offset) {
   if (nseg <= 0) return;
+  Config c = config(ctx);
+  if (c.cpu) {
+    const ProgramSource& src = program(ctx, t, &op, in, store_defines(out), "segreduce offsets cpu",
+                                       [] { return detail::kSegReduceOffsetsCpu; });
+    int64_t chunks = std::min<int64_t>(nseg, static_cast<int64_t>(ctx.compute_units()) * 4);
+    Launch(ctx, ctx.kernel(src, "arrc_csegred_offs"))
+        .val<cl_long>(nseg).val<cl_long>(chunks).mem(offsets).mem(out).val<cl_long>(out_offset)
+        .extra(in).opargs(&op).run(chunks, 1);
+    return;
+  }
+  if (ctx.impl().nv_warp) {
+    // a warp per segment (ARRC_SEGOFF_VT elements per lane and window, 4)
+    static const int svt_env = env_int("ARRC_SEGOFF_VT", 0);
+    int svt = svt_env > 0 ? std::min(svt_env, 32) : 4;
+    std::string defs = cfg_defines(c, 256, 1, 0) + "#define SVT " + std::to_string(svt) + "\n" +
+                       store_defines(out);
+    const ProgramSource& src = program(ctx, t, &op, in, defs, "segreduce offsets warp", [] {
+      return helpers("T", "arrc_op", "ARRC_NE", "t") + detail::kSegReduceOffsetsWarp;
+    });
+    size_t groups = std::min<size_t>(static_cast<size_t>((nseg + 7) / 8), c.groups * 4);
+    Launch(ctx, ctx.kernel(src, "arrc_segreduce_off_warp"))
+        .val<cl_long>(nseg).mem(offsets).mem(out).val<cl_long>(out_offset).extra(in).opargs(&op)
+        .run(groups * 256, 256);
+    return;
+  }
   const ProgramSource& src =
       program(ctx, t, &op, in, store_defines(out), "segreduce offsets",
               [] { return detail::kSegReduceOffsets; });
   cl_kernel k = ctx.kernel(src, "arrc_segreduce_off");
-  Config c = config(ctx);
   size_t L = 64;
   size_t groups = std::min<size_t>(static_cast<size_t>(nseg), c.groups * 8);
   Launch(ctx, k)
@@ -896,9 +920,16 @@ void histogram_sorted(Context& ctx, const ElemType& t, const Operator& op, int64
       .run(round_up(static_cast<size_t>(n), 256), 256);
   ElemType pt = ElemType::of<int32_t>();
   sort_pairs(ctx, kt, n, keys->mem(), &pt, perm->mem());
-  Launch(ctx, ctx.kernel(ksrc, "arrc_hist_bounds"))
-      .val<cl_long>(n).val<cl_long>(nbins).mem(keys->mem()).mem(offs->mem())
-      .run(round_up(static_cast<size_t>(nbins + 1), 256), 256);
+  if (config(ctx).cpu) {
+    Chunks ch = cpu_chunks(ctx, std::max<int64_t>(n, 1));
+    Launch(ctx, ctx.kernel(ksrc, "arrc_chist_bounds"))
+        .val<cl_long>(n).val<cl_long>(nbins).val<cl_long>(ch.size).mem(keys->mem())
+        .mem(offs->mem()).run(ch.count, 1);
+  } else {
+    Launch(ctx, ctx.kernel(ksrc, "arrc_hist_bounds"))
+        .val<cl_long>(n).val<cl_long>(nbins).mem(keys->mem()).mem(offs->mem())
+        .run(round_up(static_cast<size_t>(nbins + 1), 256), 256);
+  }
   // each bin's elements in index order: arrc_load read through the permutation
   Fused f = in;
   f.args.push_back(KernelArg::buffer("__global const int*", "arrc_hist_perm", perm->mem()));
@@ -916,6 +947,13 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
   if (nbins <= 0) return;
   Config c = config(ctx);
   std::string store = store_defines(out);
+  // Sort-based grouping from ARRC_HIST_SORT_BINS bins on (0: only where
+  // atomics cannot be used). Measured (docs/performance.md, "Histogram over
+  // the number of bins"): on PoCL the chunk histograms and global atomics
+  // beat sorting up to 10^6 bins (atomics 5.6x faster at 10^6).
+  static const int64_t sort_bins = env_int("ARRC_HIST_SORT_BINS", 0);
+  if (sort_bins > 0 && nbins >= sort_bins && n > 0 && n < INT_MAX)
+    return histogram_sorted(ctx, t, op, nbins, n, in, out, out_offset);
   if (c.cpu) {
     // private histograms per chunk, merged in chunk order (exact for any
     // operator), when they are no larger than the chunks themselves
