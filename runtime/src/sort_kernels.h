@@ -176,7 +176,7 @@ void arrc_sort_pass(long n, int pass, __global const KT* kin, __global KT* kout,
     if (i < n) k[j] = kin[i];
   }
   // rank of each key among the warp's keys of its digit
-  uint rk[VT], dg[VT];
+  uint rk[VT];
   uint below = (1u << lane) - 1u;
 #pragma unroll
   for (int j = 0; j < VT; ++j) {
@@ -188,7 +188,6 @@ void arrc_sort_pass(long n, int pass, __global const KT* kin, __global KT* kout,
     if (d < RADIX && (peers & below) == 0) *c = old + popcount(peers);
     ARRC_WARP_SYNC();
     rk[j] = old + popcount(peers & below);
-    dg[j] = d;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   // digit lid: the earlier warps' counts, the tile's count (published)
@@ -208,8 +207,9 @@ void arrc_sort_pass(long n, int pass, __global const KT* kin, __global KT* kout,
   // keys to their places in the tile
 #pragma unroll
   for (int j = 0; j < VT; ++j)
-    if (dg[j] < RADIX) {
-      rk[j] += (uint)lstart[dg[j]] + wc[w * RADIX + dg[j]];
+    if (wbase + j * 32 + lane < n) {
+      uint d = arrc_digit(k[j], shift);
+      rk[j] += (uint)lstart[d] + wc[w * RADIX + d];
       lk[rk[j]] = k[j];
     }
   // look-back: keys of digit lid in the tiles before t
@@ -229,6 +229,7 @@ void arrc_sort_pass(long n, int pass, __global const KT* kin, __global KT* kout,
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   // the tile in order: runs of one digit go to consecutive places
+  uint dg[VT];
 #pragma unroll
   for (int r = 0; r < VT; ++r) {
     int i = r * WG + lid;
