@@ -1004,7 +1004,21 @@ void arrc_hist_shared(long n, long nbins, long chunk, int reps, __global T* part
   barrier(CLK_LOCAL_MEM_FENCE);
   __local T* mine = h + ((lid >> 5) % reps) * nbins;
   long lo = get_group_id(0) * chunk, hi = min(n, lo + chunk);
-  for (long i = lo + lid; i < hi; i += WG) {
+  long i = lo + lid;
+  // four elements' loads in flight before their updates
+  for (; i + 3 * WG < hi; i += 4 * WG) {
+    long b[4];
+    T v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      b[u] = arrc_bin(i + u * WG ARRC_ARGS);
+      v[u] = arrc_load(i + u * WG ARRC_ARGS);
+    }
+#pragma unroll
+    for (int u = 0; u < 4; ++u)
+      if (b[u] >= 0 && b[u] < nbins) ARRC_HIST_LOCAL_UPDATE(mine + b[u], v[u]);
+  }
+  for (; i < hi; i += WG) {
     long b = arrc_bin(i ARRC_ARGS);
     if (b >= 0 && b < nbins) ARRC_HIST_LOCAL_UPDATE(mine + b, arrc_load(i ARRC_ARGS));
   }
