@@ -979,7 +979,24 @@ void arrc_hist_private(long n, long nbins, long chunk, __global T* part, __local
   int lid = get_local_id(0);
   for (long b = 0; b < nbins; ++b) h[b * WG + lid] = ARRC_NE;
   long lo = get_group_id(0) * chunk, hi = min(n, lo + chunk);
-  for (long i = lo + lid; i < hi; i += WG) {
+  long i = lo + lid;
+  // four elements' loads in flight before their updates
+  for (; i + 3 * WG < hi; i += 4 * WG) {
+    long b[4];
+    T v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      b[u] = arrc_bin(i + u * WG ARRC_ARGS);
+      v[u] = arrc_load(i + u * WG ARRC_ARGS);
+    }
+#pragma unroll
+    for (int u = 0; u < 4; ++u)
+      if (b[u] >= 0 && b[u] < nbins) {
+        __local T* p = h + b[u] * WG + lid;
+        *p = arrc_op(*p, v[u]);
+      }
+  }
+  for (; i < hi; i += WG) {
     long b = arrc_bin(i ARRC_ARGS);
     if (b >= 0 && b < nbins) {
       __local T* p = h + b * WG + lid;
