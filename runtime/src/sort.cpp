@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "prim_common.h"
@@ -92,12 +93,13 @@ struct SortArgs {
   std::string defs, vprelude;
 };
 
+// The program of a schedule (body: its text, made only the first time).
 const ProgramSource& sort_program(Context& ctx, const SortArgs& a, const std::string& defs,
-                                  const char* what, const std::string& body) {
+                                  const char* what, const std::function<std::string()>& body) {
   ElemType carrier = ElemType::scalar(a.kt.name, a.kt.size);
   carrier.prelude = a.vprelude;
   Fused none;
-  return program(ctx, carrier, nullptr, none, a.defs + defs, what, [&] { return body; });
+  return program(ctx, carrier, nullptr, none, a.defs + defs, what, body);
 }
 
 // The result is in `cur` after the passes; back to the caller's buffers.
@@ -112,8 +114,9 @@ void sort_cpu(Context& ctx, const SortArgs& a) {
   int64_t want = static_cast<int64_t>(ctx.compute_units()) * std::max(kn.chunks, 1);
   int64_t chunk = std::max<int64_t>(4096, (a.n + want - 1) / want);
   int64_t nchunks = (a.n + chunk - 1) / chunk;
-  const ProgramSource& src = sort_program(ctx, a, "", "sort cpu", std::string(detail::kSortCommon) +
-                                                                      detail::kSortCpu);
+  const ProgramSource& src = sort_program(ctx, a, "", "sort cpu", [] {
+    return std::string(detail::kSortCommon) + detail::kSortCpu;
+  });
   const size_t R = 256;
   auto parts = ctx.alloc(static_cast<size_t>(nchunks) * a.npass * R * sizeof(uint32_t));
   auto offs = ctx.alloc(static_cast<size_t>(nchunks) * R * sizeof(uint32_t));
@@ -198,11 +201,10 @@ void sort_gpu(Context& ctx, const SortArgs& a) {
                      (wide ? "ulong\n#define STAT_SHIFT 62\n" : "uint\n#define STAT_SHIFT 30\n") +
                      "#define ARRC_SORT_GROUP_ORDER " + std::to_string(kn.group_order ? 1 : 0) + "\n";
   if (nv && !kn.match) defs += "#define ARRC_SORT_NO_MATCH 1\n";
-  const ProgramSource& src =
-      sort_program(ctx, a, defs, "sort gpu",
-                   "inline int arrc_iadd(int a, int b) { return a + b; }\n" +
-                       helpers("int", "arrc_iadd", "0", "i") + detail::kSortCommon +
-                       detail::kSortGpu);
+  const ProgramSource& src = sort_program(ctx, a, defs, "sort gpu", [] {
+    return "inline int arrc_iadd(int a, int b) { return a + b; }\n" +
+           helpers("int", "arrc_iadd", "0", "i") + detail::kSortCommon + detail::kSortGpu;
+  });
   const size_t R = 256, stat = wide ? 8 : 4;
   // meta: the histogram (npass * 256 counts), then the passes' tickets
   // (ctl, 256 words); both start at zero, as does the first status buffer
