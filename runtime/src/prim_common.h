@@ -12,7 +12,7 @@
 namespace arrc::prim {
 
 struct Config {
-  int wg = 256;       // reduce, radix sort, histogram
+  int wg = 256;       // reduce, histogram, expand walks
   int scan_wg = 256;  // chained scan / compaction
   size_t tile_bytes = 16384;
   size_t groups = 0;
