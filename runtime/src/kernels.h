@@ -356,6 +356,102 @@ void arrc_scan(long n, int inclusive, __global int* ctl, __global ulong* aggs, _
 }
 )CLC";
 
+// Segmented scan and reduce with flags on GPUs: single pass, the tiles
+// chained by decoupled look-back over (value, starts) pairs (arrc_segp,
+// defined by the host: member v of type T, member c = number of segment
+// starts; c != 0 is the flag). Values are staged in local memory as T and
+// flags as bytes, so a tile holds as many items as the plain scan's; the
+// pair exists only per work-item (its VT items folded) and in the look-back.
+// ARRC_SEG_MODE: 0 inclusive scan, 1 exclusive scan (NE at segment starts),
+// 2 reduce: each segment's value at its end goes to arrc_store(starts - 1),
+// and the last tile writes the number of segments to seg_count[0].
+inline const char* kSegScan = R"CLC(
+#define TILE (WG * VT)
+#define LPAD(i) ((i) + ((i) >> 5))
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_segscan(long n, __global int* ctl, __global ulong* aggs, __global ulong* incs, uint epoch,
+                  __global int* seg_count ARRC_PARAMS ARRC_OP_PARAMS) {
+  __local T tile[LPAD(TILE) + 1];
+  __local uchar ftile[TILE];
+  __local arrc_segp sums[ARRC_SH];
+  __local arrc_segp lv[ARRC_LB];
+  __local int lf[ARRC_LB];
+  __local int lctl, ltile;
+  __local arrc_segp lex;
+  int lid = get_local_id(0);
+  int t = arrc_take_tile(ctl, (n + TILE - 1) / TILE, &ltile);
+  long base = (long)t * TILE;
+#ifdef ARRC_NV
+  // each warp stages its own 32 * VT items (as kScan)
+  int lane = lid & 31, woff = (lid >> 5) * 32 * VT;
+#define WREG (32 * VT)
+#define ARRC_STAGE_SYNC() asm volatile("bar.warp.sync 0xffffffff;" ::: "memory")
+#define ARRC_STRIPED(j) ((j) * 32 + lane)
+#else
+  int lane = lid, woff = 0;
+#define WREG TILE
+#define ARRC_STAGE_SYNC() barrier(CLK_LOCAL_MEM_FENCE)
+#define ARRC_STRIPED(j) ((j) * WG + lid)
+#endif
+  __local T* wt = tile + LPAD(woff);
+  __local uchar* wf = ftile + woff;
+  long wbase = base + woff;
+#pragma unroll
+  for (int j = 0; j < VT; ++j) {
+    int li = ARRC_STRIPED(j);
+    long i = wbase + li;
+    if (i < n) {
+      wt[LPAD(li)] = arrc_load(i ARRC_ARGS);
+      wf[li] = i == 0 || arrc_flag(i ARRC_ARGS) != 0;
+    }
+  }
+  ARRC_STAGE_SYNC();
+  long rem = n - wbase - (long)lane * VT;
+  int cnt = rem <= 0 ? 0 : (rem >= VT ? VT : (int)rem);
+  arrc_segp acc = ARRC_SEGNE;
+  for (int j = 0; j < cnt; ++j) {
+    int li = lane * VT + j;
+    T x = wt[LPAD(li)];
+    int f = wf[li];
+    acc.v = f ? x : arrc_op(acc.v, x);
+    acc.c += f;
+  }
+  arrc_segp prefix, total;
+  arrc_segp run = arrc_tile_scan_s(acc, t, aggs, incs, epoch, sums, lv, lf, &lctl, &lex, &prefix,
+                                   &total ARRC_OP_ARGS);
+  for (int j = 0; j < cnt; ++j) {
+    int li = lane * VT + j;
+    T x = wt[LPAD(li)];
+    int f = wf[li];
+    T nv = f ? x : arrc_op(run.v, x);
+#if ARRC_SEG_MODE == 0
+    wt[LPAD(li)] = nv;
+#elif ARRC_SEG_MODE == 1
+    wt[LPAD(li)] = f ? ARRC_NE : run.v;
+#else
+    long i = wbase + li;
+    run.c += f;
+    int end = i + 1 >= n || (li + 1 < WREG ? wf[li + 1] : arrc_flag(i + 1 ARRC_ARGS) != 0);
+    if (end) arrc_store(run.c - 1, nv ARRC_ARGS);
+#endif
+    run.v = nv;
+  }
+#if ARRC_SEG_MODE != 2
+  ARRC_STAGE_SYNC();
+#pragma unroll
+  for (int j = 0; j < VT; ++j) {
+    int li = ARRC_STRIPED(j);
+    if (wbase + li < n) arrc_store(wbase + li, wt[LPAD(li)] ARRC_ARGS);
+  }
+#else
+  if (lid == 0 && base + TILE >= n) seg_count[0] = prefix.c + total.c;
+#endif
+#undef WREG
+#undef ARRC_STAGE_SYNC
+#undef ARRC_STRIPED
+}
+)CLC";
+
 // Ordered work-group reduction of one value per work-item, and the final
 // pass of every two-stage reduction (one work-group folds the partials).
 inline const char* kReduceFinal = R"CLC(
@@ -779,6 +875,66 @@ __kernel void arrc_hist_merge(long nchunks, long nbins, long bchunk, __global co
 }
 )CLC";
 
+// Segmented reduce with offsets, CPU schedule: work-item g takes the
+// segments that start in its share of the elements (whole segments, found
+// by binary search on the offsets) and folds each in order.
+inline const char* kSegReduceOffsetsCpu = R"CLC(
+// The first s in [0, nseg] with offs[s] >= e (nseg if none).
+inline long arrc_csegoff_first(__global const long* offs, long nseg, long e) {
+  long lo = 0, hi = nseg;
+  while (lo < hi) {
+    long m = (lo + hi) >> 1;
+    if (offs[m] < e) lo = m + 1; else hi = m;
+  }
+  return lo;
+}
+__kernel void arrc_csegred_offs(long nseg, long nchunks, __global const long* offs, __global T* out,
+                                long out_off ARRC_PARAMS ARRC_OP_PARAMS) {
+  long arrc_g = get_global_id(0);
+  long arrc_a = offs[0], arrc_per = (offs[nseg] - arrc_a + nchunks - 1) / nchunks;
+  long arrc_s0 = arrc_g == 0 ? 0 : arrc_csegoff_first(offs, nseg, arrc_a + arrc_g * arrc_per);
+  long arrc_s1 = arrc_g == nchunks - 1 ? nseg : arrc_csegoff_first(offs, nseg, arrc_a + (arrc_g + 1) * arrc_per);
+  for (long arrc_s = arrc_s0; arrc_s < arrc_s1; ++arrc_s) {
+    T arrc_acc = ARRC_NE;
+    long arrc_e = offs[arrc_s + 1];
+    for (long arrc_i = offs[arrc_s]; arrc_i < arrc_e; ++arrc_i) arrc_acc = arrc_op(arrc_acc, arrc_load(arrc_i ARRC_ARGS));
+    ARRC_OUT(out_off + arrc_s, arrc_acc);
+  }
+}
+)CLC";
+
+// Segmented reduce with offsets on NVIDIA (ARRC_NV): a warp per segment.
+// The warp walks its segment in windows of 32 * SVT elements, lane l
+// folding the SVT consecutive elements from l * SVT in order; the lanes'
+// values are then combined in lane order by shuffles (lane 0 ends with the
+// window's fold), so any associative operator works and loads stay within
+// one window.
+inline const char* kSegReduceOffsetsWarp = R"CLC(
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_segreduce_off_warp(long nseg, __global const long* offs, __global T* out, long out_off
+                             ARRC_PARAMS ARRC_OP_PARAMS) {
+  int lane = get_local_id(0) & 31;
+  long warps = get_global_size(0) / 32;
+  for (long s = get_global_id(0) / 32; s < nseg; s += warps) {
+    long a = offs[s], b = offs[s + 1];
+    T acc = ARRC_NE;
+    for (long w0 = a; w0 < b; w0 += 32 * SVT) {
+      long j0 = w0 + lane * SVT;
+      T x = ARRC_NE;
+#pragma unroll
+      for (int k = 0; k < SVT; ++k)
+        if (j0 + k < b) x = arrc_op(x, arrc_load(j0 + k ARRC_ARGS));
+      for (uint d = 1; d < 32; d <<= 1) {
+        T y = arrc_shdown_t(x, d);
+        if (lane + d < 32) x = arrc_op(x, y);
+      }
+      acc = arrc_op(acc, x);
+    }
+    if (lane == 0) ARRC_OUT(out_off + s, acc);
+  }
+}
+)CLC";
+
 inline const char* kSegReduceOffsets = R"CLC(
 // One work-group per segment; each work-item reduces a contiguous piece.
 __kernel void arrc_segreduce_off(long nseg, __global const long* offs, __global T* out, long out_off,
@@ -823,7 +979,24 @@ void arrc_hist_private(long n, long nbins, long chunk, __global T* part, __local
   int lid = get_local_id(0);
   for (long b = 0; b < nbins; ++b) h[b * WG + lid] = ARRC_NE;
   long lo = get_group_id(0) * chunk, hi = min(n, lo + chunk);
-  for (long i = lo + lid; i < hi; i += WG) {
+  long i = lo + lid;
+  // four elements' loads in flight before their updates
+  for (; i + 3 * WG < hi; i += 4 * WG) {
+    long b[4];
+    T v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      b[u] = arrc_bin(i + u * WG ARRC_ARGS);
+      v[u] = arrc_load(i + u * WG ARRC_ARGS);
+    }
+#pragma unroll
+    for (int u = 0; u < 4; ++u)
+      if (b[u] >= 0 && b[u] < nbins) {
+        __local T* p = h + b[u] * WG + lid;
+        *p = arrc_op(*p, v[u]);
+      }
+  }
+  for (; i < hi; i += WG) {
     long b = arrc_bin(i ARRC_ARGS);
     if (b >= 0 && b < nbins) {
       __local T* p = h + b * WG + lid;
@@ -848,7 +1021,21 @@ void arrc_hist_shared(long n, long nbins, long chunk, int reps, __global T* part
   barrier(CLK_LOCAL_MEM_FENCE);
   __local T* mine = h + ((lid >> 5) % reps) * nbins;
   long lo = get_group_id(0) * chunk, hi = min(n, lo + chunk);
-  for (long i = lo + lid; i < hi; i += WG) {
+  long i = lo + lid;
+  // four elements' loads in flight before their updates
+  for (; i + 3 * WG < hi; i += 4 * WG) {
+    long b[4];
+    T v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      b[u] = arrc_bin(i + u * WG ARRC_ARGS);
+      v[u] = arrc_load(i + u * WG ARRC_ARGS);
+    }
+#pragma unroll
+    for (int u = 0; u < 4; ++u)
+      if (b[u] >= 0 && b[u] < nbins) ARRC_HIST_LOCAL_UPDATE(mine + b[u], v[u]);
+  }
+  for (; i < hi; i += WG) {
     long b = arrc_bin(i ARRC_ARGS);
     if (b >= 0 && b < nbins) ARRC_HIST_LOCAL_UPDATE(mine + b, arrc_load(i ARRC_ARGS));
   }
@@ -908,6 +1095,19 @@ __kernel void arrc_hist_keys(long n, long nbins, __global KEYT* keys, __global i
   keys[i] = (b >= 0 && b < nbins) ? (KEYT)b : (KEYT)nbins;  // out of range: last
   perm[i] = (int)i;
 }
+// CPU schedule of arrc_hist_bounds: work-item g walks the sorted keys of
+// its chunk once; where the key changes at position i, the bins after the
+// previous key up to this one start at i.
+__kernel void arrc_chist_bounds(long n, long nbins, long chunk, __global const KEYT* keys,
+                                __global long* offs) {
+  long lo = get_global_id(0) * chunk, hi = min(n, lo + chunk);
+  for (long i = lo; i < hi; ++i) {
+    long prev = i == 0 ? -1 : (long)keys[i - 1], cur = (long)keys[i];
+    for (long b = prev + 1; b <= cur; ++b) offs[b] = i;
+  }
+  if (hi == n)
+    for (long b = (n > 0 ? (long)keys[n - 1] : -1) + 1; b <= nbins; ++b) offs[b] = n;
+}
 // offs[b] = the first position whose key is >= b, for b <= nbins.
 __kernel void arrc_hist_bounds(long n, long nbins, __global const KEYT* keys, __global long* offs) {
   long b = get_global_id(0);
@@ -964,12 +1164,25 @@ inline long arrc_exp_chunk(long total) {
   long c = (total + g - 1) / g;
   return (c + TILE - 1) / TILE * TILE;
 }
-// Sources of the tile [base, tend) into lsrc[0..1] (ends with a barrier).
-inline void arrc_exp_tile_sources(__global const long* ends, long n, long base, long tend,
+// The first i in [lo, hi] with ends[i] > j (ends[hi] > j), probing lo,
+// lo + 1, lo + 3, lo + 7, ... before the binary search: a work-group's
+// tiles are consecutive, so the next tile's sources are usually near.
+inline long arrc_exp_gallop(__global const long* ends, long lo, long hi, long j) {
+  long prev = lo, p = lo, step = 1;
+  while (p < hi && ends[p] <= j) {
+    prev = p + 1;
+    p = min(hi, p + step);
+    step <<= 1;
+  }
+  return arrc_exp_find(ends, prev, p, j);
+}
+// Sources of the tile [base, tend) into lsrc[0..1] (ends with a barrier);
+// from: a source at or before the tile's first (the previous tile's last).
+inline void arrc_exp_tile_sources(__global const long* ends, long n, long from, long base, long tend,
                                   __local long* lsrc) {
   int lid = get_local_id(0);
-  if (lid == 0) lsrc[0] = arrc_exp_find(ends, 0, n - 1, base);
-  if (lid == (WG > 1 ? 1 : 0)) lsrc[1] = arrc_exp_find(ends, 0, n - 1, tend - 1);
+  if (lid == 0) lsrc[0] = arrc_exp_gallop(ends, from, n - 1, base);
+  if (lid == (WG > 1 ? 1 : 0)) lsrc[1] = arrc_exp_gallop(ends, from, n - 1, tend - 1);
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 #ifdef ARRC_EXP_REDUCE
@@ -982,9 +1195,11 @@ void arrc_expand_reduce(long n, __global const long* ends, __global T* partial
   long total = ends[n - 1], chunk = arrc_exp_chunk(total);
   long g0 = get_group_id(0) * chunk, g1 = min(total, g0 + chunk);
   T acc = ARRC_NE;
+  long from = 0;
   for (long base = g0; base < g1; base += TILE) {
     long tend = min(g1, base + TILE);
-    arrc_exp_tile_sources(ends, n, base, tend, lsrc);
+    arrc_exp_tile_sources(ends, n, from, base, tend, lsrc);
+    from = lsrc[1];
     long j0 = base + (long)lid * VT, j1 = min(tend, j0 + VT);
     T a = ARRC_NE;
     if (j0 < j1) {
@@ -1009,35 +1224,66 @@ void arrc_expand_reduce(long n, __global const long* ends, __global T* partial
 }
 #endif
 #ifdef ARRC_EXP_WRITE
-// Each work-item computes its VT elements into the local tile (blocked),
-// then the tile is stored striped (consecutive work-items, consecutive
-// elements).
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void arrc_expand_write(long n, __global const long* ends, __global T* out, long out_off
-                       ARRC_PARAMS) {
-  __local T tile[TILE];
-  __local long lsrc[2];
-  int lid = get_local_id(0);
-  long total = ends[n - 1], chunk = arrc_exp_chunk(total);
-  long g0 = get_group_id(0) * chunk, g1 = min(total, g0 + chunk);
-  for (long base = g0; base < g1; base += TILE) {
-    long tend = min(g1, base + TILE);
-    arrc_exp_tile_sources(ends, n, base, tend, lsrc);
-    long j0 = base + (long)lid * VT, j1 = min(tend, j0 + VT);
-    if (j0 < j1) {
-      arrc_exp_cursor c = arrc_exp_at(ends, lsrc[0], lsrc[1], j0);
-      for (long j = j0; j < j1; ++j) {
-        arrc_exp_step(ends, &c, j);
-        tile[j - base] = ARRC_EXP_ELEM(c, j);
-      }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = 0; k < VT; ++k) {
-      long j = base + k * WG + lid;
-      if (j < tend) ARRC_OUT(out_off + j, tile[j - base]);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+// Load-balanced by merge path: the expansion is the merge of the elements
+// (j = 0 .. total-1) with the sources' end markers (marker i after source
+// i's elements: at position ends[i] + i), and tile t takes the TILE items
+// [t * TILE, (t+1) * TILE) of that merge, elements and markers alike, so
+// many empty sources cost as much as elements and one huge source is cut
+// into tiles. arrc_expand_partition finds each tile's first marker (one
+// binary search per tile, all at once); a tile then loads its markers'
+// ends into local memory, each work-item finds its first item by a binary
+// search there and walks VT items (an element: arrc_get, staged; a
+// marker: the next source), and the tile's elements are stored in rows.
+__kernel void arrc_expand_partition(long n, long total, long ntiles, __global const long* ends,
+                                    __global long* part) {
+  long t = get_global_id(0);
+  if (t > ntiles) return;
+  long d = min(t * TILE, total + n);
+  long lo = 0, hi = n;  // markers before d: sources i with ends[i] + i < d
+  while (lo < hi) {
+    long m = (lo + hi) >> 1;
+    if (ends[m] + m < d) lo = m + 1; else hi = m;
   }
+  part[t] = lo;
+}
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_expand_write(long n, long total, __global const long* ends, __global const long* part,
+                       __global T* out, long out_off ARRC_PARAMS) {
+  __local T vals[TILE];
+  __local int rel[TILE + 1];  // ends of the tile's sources, less b0 (clamped to the tile)
+  __local long lstart;        // where the tile's first source starts
+  int lid = get_local_id(0);
+  long t = get_group_id(0);
+  long a0 = part[t], a1 = part[t + 1];
+  long d0 = t * TILE, d1 = min(d0 + TILE, total + n);
+  long b0 = d0 - a0, b1 = d1 - a1;  // the tile's elements
+  int na = (int)(a1 - a0), nb = (int)(b1 - b0);
+  for (int k = lid; k <= na; k += WG) {
+    long s = a0 + k;
+    rel[k] = s < n ? (int)(min(ends[s], b1) - b0) : nb;
+  }
+  if (lid == 0) lstart = a0 > 0 ? ends[a0 - 1] : 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int dd = min(lid * VT, na + nb);
+  int lo = max(0, dd - nb), hi = min(dd, na);  // markers among the first dd items
+  while (lo < hi) {
+    int m = (lo + hi) >> 1;
+    if (rel[m] + m < dd) lo = m + 1; else hi = m;
+  }
+  int k = lo, bi = dd - lo, stop = min(dd + VT, na + nb);
+  long start = k == 0 ? lstart : b0 + rel[k - 1];
+  for (int p = dd; p < stop; ++p) {
+    if (bi < rel[k]) {
+      long j = b0 + bi;
+      vals[bi] = arrc_get(a0 + k, j - start ARRC_ARGS);
+      bi++;
+    } else {
+      start = b0 + rel[k];
+      k++;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int e = lid; e < nb; e += WG) ARRC_OUT(out_off + b0 + e, vals[e]);
 }
 #endif
 #ifdef ARRC_EXP_COMPACT
@@ -1053,9 +1299,11 @@ void arrc_expand_count(long n, __global const long* ends, __global long* counts 
   long total = ends[n - 1], chunk = arrc_exp_chunk(total);
   long g0 = get_group_id(0) * chunk, g1 = min(total, g0 + chunk);
   long kept = 0;
+  long from = 0;
   for (long base = g0; base < g1; base += TILE) {
     long tend = min(g1, base + TILE);
-    arrc_exp_tile_sources(ends, n, base, tend, lsrc);
+    arrc_exp_tile_sources(ends, n, from, base, tend, lsrc);
+    from = lsrc[1];
     long j0 = base + (long)lid * VT, j1 = min(tend, j0 + VT);
     if (j0 < j1) {
       arrc_exp_cursor c = arrc_exp_at(ends, lsrc[0], lsrc[1], j0);
@@ -1080,9 +1328,11 @@ void arrc_expand_compact(long n, __global const long* ends, __global const long*
   long g = get_group_id(0);
   long g0 = g * chunk, g1 = min(total, g0 + chunk);
   long run = out_off + (g > 0 ? offs[g - 1] : 0);
+  long from = 0;
   for (long base = g0; base < g1; base += TILE) {
     long tend = min(g1, base + TILE);
-    arrc_exp_tile_sources(ends, n, base, tend, lsrc);
+    arrc_exp_tile_sources(ends, n, from, base, tend, lsrc);
+    from = lsrc[1];
     long j0 = base + (long)lid * VT, j1 = min(tend, j0 + VT);
     T vals[VT];
     uint mask = 0;
@@ -1181,104 +1431,5 @@ __kernel void arrc_cexpand_compact(long n, long nchunks, __global const long* en
 #endif
 )CLC";
 
-// LSD radix sort, 4-bit digits. KT key type, KU unsigned bits type,
-// arrc_kbits(k) order-preserving bits; VALS defined when values move along.
-inline const char* kRadix = R"CLC(
-#define RTILE (WG * RVT)
-#define RDIG(k, shift) ((int)((arrc_kbits(k) >> (shift)) & 15))
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void arrc_radix_count(long n, int shift, int ntiles, __global const KT* keys, __global int* counts) {
-  __local int h[16];
-  int lid = get_local_id(0);
-  if (lid < 16) h[lid] = 0;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  long base = (long)get_group_id(0) * RTILE;
-  for (int j = 0; j < RVT; ++j) {
-    long i = base + j * WG + lid;
-    if (i < n) atomic_inc(&h[RDIG(keys[i], shift)]);
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (lid < 16) counts[lid * ntiles + get_group_id(0)] = h[lid];
-}
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void arrc_radix_scatter(long n, int shift, int ntiles, __global const KT* kin, __global KT* kout,
-                        __global const int* offsets
-#ifdef VALS
-                        , __global const VALS* vin, __global VALS* vout
-#endif
-                        ) {
-  __local KT lk[RTILE];
-#ifdef VALS
-  __local VALS lvv[RTILE];
-#endif
-  __local int lc[16 * WG];
-  __local int sums[ARRC_SH];
-  __local int dbase[16], gbase[16];
-  int lid = get_local_id(0);
-  int t = get_group_id(0);
-  long base = (long)t * RTILE;
-  int tcnt = (int)min((long)RTILE, n - base);
-  for (int j = 0; j < RVT; ++j) {
-    int li = j * WG + lid;
-    if (li < tcnt) {
-      lk[li] = kin[base + li];
-#ifdef VALS
-      lvv[li] = vin[base + li];
-#endif
-    }
-  }
-  for (int d = 0; d < 16; ++d) lc[d * WG + lid] = 0;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  int cnt = tcnt - lid * RVT;
-  cnt = cnt < 0 ? 0 : (cnt > RVT ? RVT : cnt);
-  KT mk[RVT];
-#ifdef VALS
-  VALS mv[RVT];
-#endif
-  int mr[RVT], md[RVT];
-#pragma unroll
-  for (int j = 0; j < RVT; ++j) {
-    if (j < cnt) {
-      KT k = lk[lid * RVT + j];
-      mk[j] = k;
-#ifdef VALS
-      mv[j] = lvv[lid * RVT + j];
-#endif
-      int d = RDIG(k, shift);
-      md[j] = d;
-      mr[j] = lc[d * WG + lid]++;
-    }
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  // exclusive scan of lc (digit-major): each work-item scans 16 consecutive entries
-  int s = 0;
-  for (int e = 0; e < 16; ++e) s += lc[lid * 16 + e];
-  int total;
-  int run = arrc_wg_scan_i(s, sums, &total);
-  for (int e = 0; e < 16; ++e) { int v = lc[lid * 16 + e]; lc[lid * 16 + e] = run; run += v; }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (lid < 16) { dbase[lid] = lc[lid * WG]; gbase[lid] = offsets[lid * ntiles + t]; }
-#pragma unroll
-  for (int j = 0; j < RVT; ++j) {
-    if (j < cnt) {
-      int p = lc[md[j] * WG + lid] + mr[j];
-      lk[p] = mk[j];
-#ifdef VALS
-      lvv[p] = mv[j];
-#endif
-    }
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int li = lid; li < tcnt; li += WG) {
-    KT k = lk[li];
-    int d = RDIG(k, shift);
-    long o = (long)gbase[d] + li - dbase[d];
-    kout[o] = k;
-#ifdef VALS
-    vout[o] = lvv[li];
-#endif
-  }
-}
-)CLC";
 
 }  // namespace arrc::detail

@@ -9,6 +9,7 @@
 
 #include "impl.h"
 #include "kernels.h"
+#include "prim_common.h"
 
 namespace arrc {
 
@@ -84,7 +85,7 @@ Fused buffer_function(const std::string& fname, const ElemType& t, cl_mem buf, i
   return f;
 }
 
-namespace {
+namespace prim {
 
 using detail::ContextImpl;
 
@@ -106,24 +107,6 @@ std::string helpers(const std::string& S, const std::string& OP, const std::stri
   s = replace_all(s, "$N", N);
   return s;
 }
-
-struct Config {
-  int wg = 256;       // reduce, radix sort, histogram
-  int scan_wg = 256;  // chained scan / compaction
-  size_t tile_bytes = 16384;
-  size_t groups = 0;
-  int lookback_chunks = 1;  // NVIDIA look-back window, in chunks of 32 tiles
-  // NVIDIA: tile id = work-group id (1) or an atomic ticket (0). Measured
-  // on the H100 (docs/performance.md): the ticket is faster for scans, the
-  // work-group id for compaction.
-  int scan_group_order = 0, compact_group_order = 1;
-  // NVIDIA warp path of compaction: work-group size and items per work-item
-  // and sub-tiles per look-back
-  int compact_wg = 128, compact_vt = 16, compact_sub = 3;
-  // Reduce, scans, compaction and expand in the CPU schedule (kReduceCpu etc.):
-  // CPU devices, unless ARRC_SCHEDULE=gpu; ARRC_SCHEDULE=cpu forces it.
-  bool cpu = false;
-};
 
 int env_int(const char* name, int dflt) {
   const char* v = std::getenv(name);
@@ -187,9 +170,6 @@ int items_per_thread(const Config& c, size_t elem_size) {
 
 // CPU schedule: contiguous chunks, a few per compute unit (balance), none
 // smaller than 4096 elements (launch cost); one work-item each.
-struct Chunks {
-  int64_t count = 0, size = 1;
-};
 Chunks cpu_chunks(Context& ctx, int64_t n) {
   if (n <= 0) return {};
   int64_t want = static_cast<int64_t>(ctx.compute_units()) * 4;
@@ -300,50 +280,6 @@ const ProgramSource& program(Context& ctx, const ElemType& t, const Operator* op
   memo.emplace(std::move(key), &p);
   return p;
 }
-
-// Sets arguments and launches.
-struct Launch {
-  Context& ctx;
-  cl_kernel k;
-  cl_uint i = 0;
-  Launch(Context& c, cl_kernel kk) : ctx(c), k(kk) {}
-  Launch& mem(cl_mem m) {
-    detail::set_kernel_arg(k, i++, sizeof(cl_mem), &m);
-    return *this;
-  }
-  template <class S>
-  Launch& val(S v) {
-    detail::set_kernel_arg(k, i++, sizeof(S), &v);
-    return *this;
-  }
-  Launch& local(size_t bytes) {
-    detail::set_kernel_arg(k, i++, bytes, nullptr);
-    return *this;
-  }
-  Launch& extra(const Fused& f) {
-    for (auto& a : f.args) {
-      if (a.is_mem)
-        detail::set_kernel_arg(k, i++, sizeof(cl_mem), &a.mem);
-      else
-        detail::set_kernel_arg(k, i++, a.size, a.bytes);
-    }
-    return *this;
-  }
-  Launch& opargs(const Operator* op) {
-    if (op)
-      for (auto& a : op->args) {
-        if (a.is_mem)
-          detail::set_kernel_arg(k, i++, sizeof(cl_mem), &a.mem);
-        else
-          detail::set_kernel_arg(k, i++, a.size, a.bytes);
-      }
-    return *this;
-  }
-  void run(size_t global, size_t local = 0) {
-    if (global == 0) return;
-    ctx.enqueue(k, NDRange(global), local ? NDRange(local) : NDRange());
-  }
-};
 
 std::string cfg_defines(const Config& c, int wg, int vt, int group_order) {
   return "#define WG " + std::to_string(wg) + "\n#define VT " + std::to_string(vt) +
@@ -478,7 +414,9 @@ void reduce_final(Context& ctx, const Config& c, const ProgramSource& src, const
         .run(c.wg, c.wg);
 }
 
-}  // namespace
+}  // namespace prim
+
+using namespace prim;
 
 // ---------------------------------------------------------------------------
 
@@ -664,76 +602,7 @@ void gather(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem 
       .run(round_up(static_cast<size_t>(n), 256), 256);
 }
 
-// ---------------------------------------------------------------------------
-// Radix sort
-
-void sort_pairs(Context& ctx, const ElemType& kt, int64_t n, cl_mem keys, const ElemType* vt,
-                cl_mem values) {
-  if (n <= 1) return;
-  if (n >= INT_MAX) throw Error("sort: at most 2^31-1 elements");
-  std::string ku, bits;
-  const std::string& k = kt.name;
-  if (k == "int") { ku = "uint"; bits = "(as_uint(k) ^ 0x80000000u)"; }
-  else if (k == "uint") { ku = "uint"; bits = "(k)"; }
-  else if (k == "float") { ku = "uint"; bits = "(as_uint(k) ^ ((as_uint(k) >> 31) ? 0xFFFFFFFFu : 0x80000000u))"; }
-  else if (k == "long") { ku = "ulong"; bits = "(as_ulong(k) ^ 0x8000000000000000ul)"; }
-  else if (k == "ulong") { ku = "ulong"; bits = "(k)"; }
-  else if (k == "double") { ku = "ulong"; bits = "(as_ulong(k) ^ ((as_ulong(k) >> 63) ? 0xFFFFFFFFFFFFFFFFul : 0x8000000000000000ul))"; }
-  else throw Error("sort: unsupported key type " + k);
-  bool has_vals = vt != nullptr && values != nullptr;
-  Config c = config(ctx);
-  size_t pair_bytes = kt.size + (has_vals ? vt->size : 0);
-  int rvt = pair_bytes <= 8 ? 8 : 4;
-  std::string defs = "#define ARRC_LB 32\n#define WG " + std::to_string(c.wg) + "\n#define RVT " + std::to_string(rvt) +
-                     "\n#define KT " + k + "\n#define KU " + ku +
-                     "\ninline KU arrc_kbits(KT k) { return " + bits + "; }\n";
-  std::string vprelude;
-  if (has_vals) {
-    defs += "#define VALS " + vt->name + "\n";
-    vprelude = vt->prelude;
-  }
-  ElemType carrier = ElemType::scalar(k, kt.size);
-  carrier.prelude = vprelude;
-  Fused none;
-  if (has_vals && mentions_double(vt->name)) defs += "// double\n";
-  const ProgramSource& src = program(ctx, carrier, nullptr, none, defs, "radix", [] {
-    return "inline int arrc_iadd(int a, int b) { return a + b; }\n" +
-           helpers("int", "arrc_iadd", "0", "i") + detail::kRadix;
-  });
-  cl_kernel kc = ctx.kernel(src, "arrc_radix_count");
-  cl_kernel ks = ctx.kernel(src, "arrc_radix_scatter");
-  int64_t tile = static_cast<int64_t>(c.wg) * rvt;
-  int ntiles = static_cast<int>((n + tile - 1) / tile);
-  auto counts = ctx.alloc(static_cast<size_t>(ntiles) * 16 * sizeof(int32_t));
-  auto offsets = ctx.alloc(static_cast<size_t>(ntiles) * 16 * sizeof(int32_t));
-  auto ktmp = ctx.alloc(static_cast<size_t>(n) * kt.size);
-  BufferPtr vtmp = has_vals ? ctx.alloc(static_cast<size_t>(n) * vt->size) : nullptr;
-  cl_mem kin = keys, kout = ktmp->mem();
-  cl_mem vin = values, vout = has_vals ? vtmp->mem() : nullptr;
-  int passes = static_cast<int>(kt.size * 8 / 4);
-  ElemType it = ElemType::of<int32_t>();
-  Operator add = Operator::add();
-  Fused cnt_in = load_from(it, counts->mem());
-  for (int p = 0; p < passes; ++p) {
-    int shift = 4 * p;
-    Launch(ctx, kc)
-        .val<cl_long>(n)
-        .val<cl_int>(shift)
-        .val<cl_int>(ntiles)
-        .mem(kin)
-        .mem(counts->mem())
-        .run(static_cast<size_t>(ntiles) * c.wg, c.wg);
-    scan(ctx, it, add, static_cast<int64_t>(ntiles) * 16, cnt_in, offsets->mem(), 0, false);
-    Launch l(ctx, ks);
-    l.val<cl_long>(n).val<cl_int>(shift).val<cl_int>(ntiles).mem(kin).mem(kout).mem(
-        offsets->mem());
-    if (has_vals) l.mem(vin).mem(vout);
-    l.run(static_cast<size_t>(ntiles) * c.wg, c.wg);
-    std::swap(kin, kout);
-    std::swap(vin, vout);
-  }
-  // passes is even: the result is back in `keys` / `values`.
-}
+// Radix sort: sort.cpp.
 
 // ---------------------------------------------------------------------------
 // Segmented
@@ -744,8 +613,8 @@ std::string seg_type_prelude() {
   return "typedef struct { T v; int f; int c; } arrc_seg;\n";
 }
 
-// Segmented scan / reduce share one adapter over pairs (v, flag, count).
-// store_mode: 0 = inclusive scan, 1 = exclusive scan, 2 = reduce (write at segment ends)
+// The CPU schedule of the segmented scans: the scan adapter over (v, flag,
+// count). mode: 0 = inclusive scan, 1 = exclusive scan.
 std::string seg_adapter(int mode) {
   std::string s = seg_type_prelude();
   s += R"CLC(
@@ -775,15 +644,10 @@ inline arrc_seg arrc_seg_load(long i ARRC_PARAMS) {
 )CLC";
   if (mode == 0) {
     s += "#define arrc_sstore(i, s) arrc_store(i, (s).v ARRC_ARGS)\n";
-  } else if (mode == 1) {
+  } else {
     s += "inline void arrc_seg_store(long i, arrc_seg s ARRC_PARAMS ARRC_OP_PARAMS) {\n"
          "  arrc_store(i, (i == 0 || arrc_flag(i ARRC_ARGS)) ? ARRC_NE : s.v ARRC_ARGS);\n}\n"
          "#define arrc_sstore(i, s) arrc_seg_store(i, s ARRC_ARGS ARRC_OP_ARGS)\n";
-  } else {
-    s += "inline void arrc_seg_store(long i, arrc_seg s ARRC_PARAMS) {\n"
-         "  if (i == arrc_seg_n - 1 || arrc_flag(i + 1 ARRC_ARGS)) arrc_store(s.c - 1, s.v ARRC_ARGS);\n"
-         "  if (i == arrc_seg_n - 1) arrc_seg_count[0] = s.c;\n}\n"
-         "#define arrc_sstore(i, s) arrc_seg_store(i, s ARRC_ARGS)\n";
   }
   return s;
 }
@@ -795,11 +659,72 @@ size_t seg_size(const ElemType& t) {
   return (sz + align - 1) / align * align;
 }
 
+// The pair of the GPU segmented scan (kSegScan): { T v; int c; } with its
+// padding spelled out (see ElemType::record), and its operator.
+std::string seg_pair_prelude(const ElemType& t) {
+  size_t align = std::max<size_t>(t.alignment(), 4);
+  size_t c_off = (t.size + 3) / 4 * 4, end = c_off + 4;
+  size_t total = (end + align - 1) / align * align;
+  std::string s = "typedef struct { T v;";
+  if (c_off > t.size) s += " uchar arrc_pad0[" + std::to_string(c_off - t.size) + "];";
+  s += " int c;";
+  if (total > end) s += " uint arrc_pad1[" + std::to_string((total - end) / 4) + "];";
+  s += " } arrc_segp;\n";
+  s += R"CLC(
+inline arrc_segp arrc_segop_fn(arrc_segp a, arrc_segp b ARRC_OP_PARAMS) {
+  arrc_segp r = b;
+  if (!b.c) r.v = arrc_op(a.v, b.v);
+  r.c = a.c + b.c;
+  return r;
+}
+#define arrc_segop(a, b) arrc_segop_fn((a), (b) ARRC_OP_ARGS)
+inline arrc_segp arrc_segne_fn(int unused ARRC_OP_PARAMS) {
+  arrc_segp r;
+  r.v = ARRC_NE;
+  r.c = 0;
+  return r;
+}
+#define ARRC_SEGNE arrc_segne_fn(0 ARRC_OP_ARGS)
+)CLC";
+  return s;
+}
+
+// Segmented scan (mode 0 inclusive, 1 exclusive) or reduce (mode 2, the
+// count of segments to seg_count) with flags on GPUs: kSegScan. Items per
+// work-item: as many as fit ARRC_TILE_BYTES with their flag bytes
+// (ARRC_SEG_VT overrides, 1..32).
+void run_segscan(Context& ctx, const Config& c, const ElemType& t, const Operator& op,
+                 const Fused& f, int64_t n, int mode, cl_mem seg_count) {
+  static const int vt_env = env_int("ARRC_SEG_VT", 0);
+  size_t per = static_cast<size_t>(c.scan_wg) * (t.size + 1);
+  int vt = vt_env > 0 ? std::min(vt_env, 32)
+                      : static_cast<int>(std::clamp<size_t>(c.tile_bytes / per, 1, 16));
+  while (vt > 1 && static_cast<size_t>(c.scan_wg) * vt * (t.size * 33 / 32 + 1) + 8192 >
+                       ctx.local_mem_bytes())
+    --vt;
+  std::string defs = cfg_defines(c, c.scan_wg, vt, c.scan_group_order) +
+                     "#define ARRC_SEG_MODE " + std::to_string(mode) + "\n";
+  const ProgramSource& src = program(ctx, t, &op, f, defs, "segscan gpu", [&] {
+    return seg_pair_prelude(t) + helpers("arrc_segp", "arrc_segop", "ARRC_SEGNE", "s") +
+           detail::kSegScan;
+  });
+  if (n <= 0) return;
+  int64_t tile = static_cast<int64_t>(c.scan_wg) * vt;
+  int64_t ntiles = (n + tile - 1) / tile;
+  size_t pair = t.size + 4 + 8;  // an upper bound of sizeof(arrc_segp)
+  ScanState st = scan_state(ctx, ntiles, pair);
+  Launch(ctx, ctx.kernel(src, "arrc_segscan"))
+      .val<cl_long>(n).mem(st.ctl).mem(st.aggs).mem(st.incs).val<cl_uint>(st.epoch).mem(seg_count)
+      .extra(f).opargs(&op).run(static_cast<size_t>(ntiles) * c.scan_wg, c.scan_wg);
+}
+
 }  // namespace
 
 void segmented_scan(Context& ctx, const ElemType& t, const Operator& op, int64_t n,
                     const Fused& in, cl_mem out, int64_t out_offset, bool inclusive) {
   Fused f = with_default_store(t, in, out, out_offset);
+  Config c = config(ctx);
+  if (!c.cpu) return run_segscan(ctx, c, t, op, f, n, inclusive ? 0 : 1, nullptr);
   run_scan(ctx, t, &op, f, seg_size(t), seg_adapter(inclusive ? 0 : 1), "arrc_segop",
            "ARRC_SNE", n, inclusive);
 }
@@ -833,9 +758,7 @@ int64_t segmented_reduce(Context& ctx, const ElemType& t, const Operator& op, in
   }
   auto cnt = ctx.alloc(sizeof(int32_t));
   Fused f = with_default_store(t, in, out, out_offset);
-  f.args.push_back(KernelArg::scalar("long", "arrc_seg_n", n));
-  f.args.push_back(KernelArg::buffer("__global int*", "arrc_seg_count", cnt->mem()));
-  run_scan(ctx, t, &op, f, seg_size(t), seg_adapter(2), "arrc_segop", "ARRC_SNE", n, true);
+  run_segscan(ctx, config(ctx), t, op, f, n, 2, cnt->mem());
   int32_t c = 0;
   ctx.read(cnt->mem(), 0, sizeof c, &c);
   return c;
@@ -844,11 +767,35 @@ int64_t segmented_reduce(Context& ctx, const ElemType& t, const Operator& op, in
 void segmented_reduce_offsets(Context& ctx, const ElemType& t, const Operator& op, int64_t nseg,
                               cl_mem offsets, const Fused& in, cl_mem out, int64_t out_offset) {
   if (nseg <= 0) return;
+  Config c = config(ctx);
+  if (c.cpu) {
+    const ProgramSource& src = program(ctx, t, &op, in, store_defines(out), "segreduce offsets cpu",
+                                       [] { return detail::kSegReduceOffsetsCpu; });
+    int64_t chunks = std::min<int64_t>(nseg, static_cast<int64_t>(ctx.compute_units()) * 4);
+    Launch(ctx, ctx.kernel(src, "arrc_csegred_offs"))
+        .val<cl_long>(nseg).val<cl_long>(chunks).mem(offsets).mem(out).val<cl_long>(out_offset)
+        .extra(in).opargs(&op).run(chunks, 1);
+    return;
+  }
+  if (ctx.impl().nv_warp) {
+    // a warp per segment (ARRC_SEGOFF_VT elements per lane and window, 4)
+    static const int svt_env = env_int("ARRC_SEGOFF_VT", 0);
+    int svt = svt_env > 0 ? std::min(svt_env, 32) : 4;
+    std::string defs = cfg_defines(c, 256, 1, 0) + "#define SVT " + std::to_string(svt) + "\n" +
+                       store_defines(out);
+    const ProgramSource& src = program(ctx, t, &op, in, defs, "segreduce offsets warp", [] {
+      return helpers("T", "arrc_op", "ARRC_NE", "t") + detail::kSegReduceOffsetsWarp;
+    });
+    size_t groups = std::min<size_t>(static_cast<size_t>((nseg + 7) / 8), c.groups * 4);
+    Launch(ctx, ctx.kernel(src, "arrc_segreduce_off_warp"))
+        .val<cl_long>(nseg).mem(offsets).mem(out).val<cl_long>(out_offset).extra(in).opargs(&op)
+        .run(groups * 256, 256);
+    return;
+  }
   const ProgramSource& src =
       program(ctx, t, &op, in, store_defines(out), "segreduce offsets",
               [] { return detail::kSegReduceOffsets; });
   cl_kernel k = ctx.kernel(src, "arrc_segreduce_off");
-  Config c = config(ctx);
   size_t L = 64;
   size_t groups = std::min<size_t>(static_cast<size_t>(nseg), c.groups * 8);
   Launch(ctx, k)
@@ -973,9 +920,16 @@ void histogram_sorted(Context& ctx, const ElemType& t, const Operator& op, int64
       .run(round_up(static_cast<size_t>(n), 256), 256);
   ElemType pt = ElemType::of<int32_t>();
   sort_pairs(ctx, kt, n, keys->mem(), &pt, perm->mem());
-  Launch(ctx, ctx.kernel(ksrc, "arrc_hist_bounds"))
-      .val<cl_long>(n).val<cl_long>(nbins).mem(keys->mem()).mem(offs->mem())
-      .run(round_up(static_cast<size_t>(nbins + 1), 256), 256);
+  if (config(ctx).cpu) {
+    Chunks ch = cpu_chunks(ctx, std::max<int64_t>(n, 1));
+    Launch(ctx, ctx.kernel(ksrc, "arrc_chist_bounds"))
+        .val<cl_long>(n).val<cl_long>(nbins).val<cl_long>(ch.size).mem(keys->mem())
+        .mem(offs->mem()).run(ch.count, 1);
+  } else {
+    Launch(ctx, ctx.kernel(ksrc, "arrc_hist_bounds"))
+        .val<cl_long>(n).val<cl_long>(nbins).mem(keys->mem()).mem(offs->mem())
+        .run(round_up(static_cast<size_t>(nbins + 1), 256), 256);
+  }
   // each bin's elements in index order: arrc_load read through the permutation
   Fused f = in;
   f.args.push_back(KernelArg::buffer("__global const int*", "arrc_hist_perm", perm->mem()));
@@ -993,6 +947,13 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
   if (nbins <= 0) return;
   Config c = config(ctx);
   std::string store = store_defines(out);
+  // Sort-based grouping from ARRC_HIST_SORT_BINS bins on (0: only where
+  // atomics cannot be used). Measured (docs/performance.md, "Histogram over
+  // the number of bins"): on PoCL the chunk histograms, then global atomics,
+  // beat sorting from 16 to 10^6 bins (atomics 2x faster at 2.6e5-1e6 bins).
+  static const int64_t sort_bins = env_int("ARRC_HIST_SORT_BINS", 0);
+  if (sort_bins > 0 && nbins >= sort_bins && n > 0 && n < INT_MAX)
+    return histogram_sorted(ctx, t, op, nbins, n, in, out, out_offset);
   if (c.cpu) {
     // private histograms per chunk, merged in chunk order (exact for any
     // operator), when they are no larger than the chunks themselves
@@ -1167,7 +1128,9 @@ void expand_write(Context& ctx, const ElemType& t, const ExpandOffsets& e, const
   if (e.total < 0) throw Error("expand_write: the total was not read back (expand_offsets)");
   if (e.n <= 0 || e.total == 0) return;
   Config c = config(ctx);
-  WalkShape w = walk_shape(ctx, c, t, 8);
+  // items (elements and source ends) per work-item of the GPU walk
+  static const int vt_env = env_int("ARRC_EXPAND_VT", 0);
+  WalkShape w = walk_shape(ctx, c, t, vt_env > 0 ? std::min(vt_env, 32) : 8);
   const ProgramSource& src = walk_program(ctx, c, t, nullptr, in, "WRITE", w, store_defines(out));
   if (c.cpu) {
     int64_t chunks = std::min<int64_t>(cpu_walk_chunks(ctx), std::max<int64_t>(1, e.total / 1024));
@@ -1176,11 +1139,16 @@ void expand_write(Context& ctx, const ElemType& t, const ExpandOffsets& e, const
         .val<cl_long>(out_offset).extra(in).run(chunks, 1);
     return;
   }
+  // tiles of the merge of elements and source ends (kExpandGpu)
   int64_t tile = static_cast<int64_t>(w.wg) * w.vt;
-  size_t groups = std::min<size_t>(w.groups, static_cast<size_t>((e.total + tile - 1) / tile));
+  int64_t ntiles = (e.total + e.n + tile - 1) / tile;
+  auto part = ctx.alloc(static_cast<size_t>(ntiles + 1) * sizeof(int64_t));
+  Launch(ctx, ctx.kernel(src, "arrc_expand_partition"))
+      .val<cl_long>(e.n).val<cl_long>(e.total).val<cl_long>(ntiles).mem(e.ends->mem())
+      .mem(part->mem()).run(round_up(static_cast<size_t>(ntiles + 1), 256), 256);
   Launch(ctx, ctx.kernel(src, "arrc_expand_write"))
-      .val<cl_long>(e.n).mem(e.ends->mem()).mem(out).val<cl_long>(out_offset).extra(in)
-      .run(groups * w.wg, w.wg);
+      .val<cl_long>(e.n).val<cl_long>(e.total).mem(e.ends->mem()).mem(part->mem()).mem(out)
+      .val<cl_long>(out_offset).extra(in).run(static_cast<size_t>(ntiles) * w.wg, w.wg);
 }
 
 void expand_reduce(Context& ctx, const ElemType& t, const Operator& op, const ExpandOffsets& e,

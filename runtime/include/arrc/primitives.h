@@ -226,11 +226,13 @@ void gather(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem 
             int64_t src_offset, int64_t src_stride, int64_t src_n, cl_mem out,
             int64_t out_offset = 0, int32_t pos_id = -1);
 
-// Stable LSD radix sort (4-bit digits) of n keys in place (keys from element
+// Stable LSD radix sort (8-bit digits) of n keys in place (keys from element
 // 0 of the buffer), ascending. Key types: int, uint, long, ulong, float,
-// double (floats ordered by IEEE total order: -0.0 before +0.0, NaNs last
-// for positive NaN). values (optional, may be nullptr) are permuted along:
-// any element type of size 1..16. n < 2^31.
+// double, uchar, char, short, ushort (floats in IEEE total order: -NaN
+// first, then -inf, ..., -0.0 before +0.0, ..., +inf, +NaN last). values
+// (optional, may be nullptr) are permuted along: any element type of size
+// 1..16. n < 2^31. GPUs: one sweep per digit with decoupled look-back;
+// CPUs: per-chunk passes (docs/runtime.md, "Radix sort").
 void sort_pairs(Context& ctx, const ElemType& key_type, int64_t n, cl_mem keys,
                 const ElemType* value_type = nullptr, cl_mem values = nullptr);
 
