@@ -71,6 +71,7 @@ private:
   Body bodyOf(const std::vector<const Block *> &blocks, int index, int inner = -1, ExpP innerSize = nullptr) const;
   Reads readsOf(const std::vector<const Block *> &blocks, const Body &b) const;
   bool readsArrays(const std::vector<const Block *> &blocks, bool anyArray) const;
+  bool worthDistributing(const std::vector<const Block *> &blocks) const;
   ExpP strip(const ExpP &e, const Body &b, int depth = 0) const;
   bool hostOnly(const ExpP &e, const Body &b) const;
   // Interval code (C++ over arrc::dist::Iv) of an index expression; `any`

@@ -103,6 +103,7 @@ DistEmitter::Reads DistEmitter::readsOf(const std::vector<const Block *> &blocks
     if ((e->kind == Exp::Read || e->kind == Exp::Weight || e->kind == Exp::Shape) && e->args[0]->kind == Exp::Var) {
       int a = e->args[0]->var;
       if (isArray(a) && !isGuard(a) && formOf(a) == Form::B) {
+        r.rows[a]; // every use (a Shape too) goes through a window: kernels never see a DistArray
         if (e->kind == Exp::Weight) r.whole.insert(a);
         if (e->kind == Exp::Read) {
           r.rows[a].push_back(e->args.at(1));

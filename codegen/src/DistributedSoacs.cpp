@@ -67,6 +67,14 @@ std::string histOp(const ir::Lambda &op, size_t K, size_t k) {
 
 } // namespace
 
+// Whether a SOAC over these blocks runs distributed: when it reads a
+// block-distributed array, or no array at all (a generator: its work grows
+// with its index space); one that reads only replicated arrays runs on
+// every rank, and its result is replicated.
+bool DistEmitter::worthDistributing(const std::vector<const Block *> &blocks) const {
+  return readsArrays(blocks, false) || !readsArrays(blocks, true);
+}
+
 bool DistEmitter::opReadsArrays(const ir::Lambda &op) const {
   std::set<int> u, d;
   usesLambda(op, u, d);
@@ -215,8 +223,12 @@ void DistEmitter::combine(const std::vector<int> &parts, const ir::Lambda &op, c
 // ------------------------------------------------------------------ SOACs
 
 void DistEmitter::map(const Map &x) {
-  if (x.outs.empty() || hasWrite(x.body) || !readsArrays({&x.body}, false)) return replicated(x);
+  if (x.outs.empty() || hasWrite(x.body) || !worthDistributing({&x.body})) return replicated(x);
   Body b = bodyOf({&x.body}, x.index.at(0));
+  for (size_t k = 1; k < x.index.size(); ++k) {
+    b.loops[x.index[k]] = x.dims[k]; // the other axes: [0, dim - 1]
+    b.defined.insert(x.index[k]);
+  }
   std::map<int, ExpP> sub;
   Space sp = space(x.dims.at(0), {&x.body}, b, sub);
   auto c = std::static_pointer_cast<Map>(localClone(x, sub));
@@ -242,7 +254,7 @@ void DistEmitter::map(const Map &x) {
 }
 
 void DistEmitter::filter(const Filter &x) {
-  if (!readsArrays({&x.body}, false)) return replicated(x);
+  if (!worthDistributing({&x.body})) return replicated(x);
   Body b = bodyOf({&x.body}, x.index);
   std::map<int, ExpP> sub;
   Space sp = space(x.n, {&x.body}, b, sub);
@@ -306,7 +318,7 @@ void DistEmitter::reduce(const Reduce &x) {
 // The carry of a scan: the fold of the parts of the ranks before this one.
 // `lifted`: the segmented operator over (flag, values).
 void DistEmitter::scan(const Scan &x) {
-  if (opReadsArrays(x.op) || !readsArrays({&x.body}, false)) return replicated(x);
+  if (opReadsArrays(x.op) || !worthDistributing({&x.body})) return replicated(x);
   Body b = bodyOf({&x.body}, x.index);
   std::map<int, ExpP> sub;
   Space sp = space(x.n, {&x.body}, b, sub);
@@ -359,7 +371,6 @@ void DistEmitter::scan(const Scan &x) {
     h("// distributed scan" + (what.empty() ? "" : " (" + what + ")") +
       ": this rank's total, the carry of the ranks before, the local scan from the carry");
     sp.open();
-    for (int p : parts) h(g().decl(p, false) + "{};");
     g().hostStmt(*rd);
     for (int cv : carry) h(g().decl(cv, false) + "{};");
     h(g().decl(hc, false) + " = false;");
@@ -377,7 +388,7 @@ void DistEmitter::scan(const Scan &x) {
 }
 
 void DistEmitter::segScan(const SegScan &x) {
-  if (opReadsArrays(x.op) || !readsArrays({&x.body}, false)) return replicated(x);
+  if (opReadsArrays(x.op) || !worthDistributing({&x.body})) return replicated(x);
   Body b = bodyOf({&x.body}, x.index);
   std::map<int, ExpP> sub;
   Space sp = space(x.n, {&x.body}, b, sub);
@@ -437,7 +448,6 @@ void DistEmitter::segScan(const SegScan &x) {
     h("// distributed segmented scan" + (what.empty() ? "" : " (" + what + ")") +
       ": this rank's (flag, total), the carry of the ranks before, the local scan from the carry");
     sp.open();
-    for (int p : parts) h(g().decl(p, false) + "{};");
     g().hostStmt(*rd);
     for (int cv : carry) h(g().decl(cv, false) + "{};");
     h(g().decl(hc, false) + " = false;");
@@ -452,7 +462,7 @@ void DistEmitter::segScan(const SegScan &x) {
 }
 
 void DistEmitter::segReduce(const SegReduce &x) {
-  if (opReadsArrays(x.op) || !readsArrays({&x.body}, false)) return replicated(x);
+  if (opReadsArrays(x.op) || !worthDistributing({&x.body})) return replicated(x);
   Body b = bodyOf({&x.body}, x.index);
   std::map<int, ExpP> sub;
   Space sp = space(x.n, {&x.body}, b, sub);
@@ -552,7 +562,6 @@ void DistEmitter::segReduce(const SegReduce &x) {
       std::string(g().host_->ind * 2, ' ') + "// scan, then the segment ends (segments may cross ranks)");
     sp.open();
     g().hostStmt(*mp);
-    for (int p : parts) h(g().decl(p, false) + "{};");
     g().hostStmt(*rd);
     for (int cv : carry) h(g().decl(cv, false) + "{};");
     h(g().decl(hc, false) + " = false;");
@@ -616,7 +625,7 @@ void DistEmitter::hist(const Hist &x) {
 
 void DistEmitter::expand(const Expand &x) {
   std::vector<const Block *> blocks{&x.size, &x.body};
-  if (x.into == Expand::Reduce ? opReadsArrays(x.op) : !readsArrays(blocks, false)) return replicated(x);
+  if (x.into == Expand::Reduce ? opReadsArrays(x.op) : !worthDistributing(blocks)) return replicated(x);
   Body b = bodyOf(blocks, x.index, x.inner, x.size.results.empty() ? nullptr : x.size.results[0]);
   std::map<int, ExpP> sub;
   Space sp = space(x.n, blocks, b, sub);
