@@ -83,6 +83,7 @@ std::vector<std::string> mpirunCommand(int ranks, const std::string &exe, const 
     cmd.push_back("mpirun");
 #endif
     if (isOpenMpi(cmd[0])) {
+      cmd.push_back("--quiet"); // no notice of its own when ranks exit with status 1 (a program error)
       cmd.push_back("--oversubscribe");
       if (geteuid() == 0) cmd.push_back("--allow-run-as-root");
     }

@@ -19,8 +19,9 @@ std::string mpiClusterLibrary(const std::string &runtimeLibrary);
 
 // The command line that starts `exe args...` on `ranks` ranks:
 // $ARRC_MPIRUN (split at spaces) or the mpiexec found when arrc was built;
-// with Open MPI also --oversubscribe (more ranks than cores, as on a CI
-// machine) and, as root, --allow-run-as-root.
+// with Open MPI also --quiet (a program error is the program's to report),
+// --oversubscribe (more ranks than cores, as on a CI machine) and, as root,
+// --allow-run-as-root.
 std::vector<std::string> mpirunCommand(int ranks, const std::string &exe, const std::vector<std::string> &args);
 
 } // namespace arrc::driver

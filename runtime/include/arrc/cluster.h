@@ -21,6 +21,14 @@
 
 #include <arrc/runtime.h>
 
+// MPI's C API only: Open MPI's and MPICH's old C++ bindings stay out (they
+// warn under -Wextra and cost compile time).
+#ifndef OMPI_SKIP_MPICXX
+#define OMPI_SKIP_MPICXX 1
+#endif
+#ifndef MPICH_SKIP_MPICXX
+#define MPICH_SKIP_MPICXX 1
+#endif
 #include <mpi.h>
 
 #include <algorithm>

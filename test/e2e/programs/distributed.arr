@@ -92,7 +92,7 @@ export int[[*]] pick(int[[*]] xs, int[[*]] idx) = [xs[j] | j <- idx];
 // out: [15, 23, 31, 39, 47]
 // in: 0 [1, 2]
 // out: [1, 2]
-export int[[*]] iterate(int n, int[[*]] xs) = loop (ys = xs) for i < n do [y * 2 + 1 | y <- ys];
+export int[[*]] iterate(int n, int[[*]] xs) = loop (ys = xs) for _i < n do [y * 2 + 1 | y <- ys];
 
 // == test
 // in: 5 [1, 2, 3]
