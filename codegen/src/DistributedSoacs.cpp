@@ -120,16 +120,16 @@ DistEmitter::Space DistEmitter::space(const ExpP &n, const std::vector<const Blo
         ", 0), cl.size()));");
     h(g().decl(lo, false) + " = " + part + "->lo(cl.rank());");
     h(g().decl(cnt, false) + " = " + part + "->count(cl.rank());");
-    if (windows.empty()) return;
-    h("[[maybe_unused]] const arrc::dist::Iv arrc_I = " + N(cnt) + " > 0 ? arrc::dist::Iv(" + N(lo) + ", " + N(lo) +
-      " + " + N(cnt) + " - 1) : arrc::dist::Iv::none();");
+    // the rows the body reads, as a function of a rank's indices arrc_I:
+    // evaluated for every rank, so windows already held cost nothing
     for (auto &[a, w] : windows) {
       std::string need = "arrc::dist::Iv::none()";
       for (auto &e : rows.at(a)) {
         bool any = false;
         need = "arrc::dist::hull(" + need + ", " + iv(e, b, any, true) + ")";
       }
-      h(g().decl(w, false) + " = arrc::dist::window(" + N(a) + ", " + need + "); // the rows read here");
+      h(g().decl(w, false) + " = arrc::dist::window(" + N(a) + ", *" + part +
+        ", [&]([[maybe_unused]] const arrc::dist::Iv &arrc_I) { return " + need + "; });");
     }
   };
   return sp;

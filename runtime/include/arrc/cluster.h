@@ -506,60 +506,88 @@ Array<T, D> replicate(const DistArray<T, D>& a) {
   return a.gather();
 }
 
-// A global-indexed view holding (at least) the rows `need` (clipped to the
-// array) of `a` on this rank: its own rows when they cover what every rank
-// needs, else the rows moved between ranks (MPI_Alltoallv) into a new
-// buffer. Rows outside `need` must not be read through it.
+// The rows [lo, hi) of an array of `rows` rows that an interval of indices
+// touches (an unbounded one: all).
+inline std::pair<int64_t, int64_t> clip_rows(const Iv& need, int64_t rows) {
+  if (!need.known) return {0, rows};
+  if (need.empty()) return {0, 0};
+  int64_t lo = std::max<int64_t>(need.lo, 0), hi = std::min<int64_t>(need.hi, rows - 1) + 1;
+  return hi > lo ? std::make_pair(lo, hi) : std::make_pair(int64_t(0), int64_t(0));
+}
+
+// A global-indexed view holding the rows [needs[2r], needs[2r+1]) on each
+// rank r (every rank passes the same `needs`): this rank's own rows when they
+// cover what every rank needs -- then nothing is communicated at all -- else
+// the rows moved between ranks (MPI_Alltoallv) into a new buffer. Rows
+// outside this rank's range must not be read through it.
 template <class T, int D>
-Array<T, D> window(const DistArray<T, D>& a, Iv need) {
+Array<T, D> window_rows(const DistArray<T, D>& a, const std::vector<int64_t>& needs) {
   if (a.is_replicated()) return a.local();
   Cluster& cl = a.cluster();
   const Partition& held = a.partition();
-  int64_t rows = a.shape(0);
-  int64_t lo = 0, hi = 0;  // [lo, hi)
-  if (!need.known) {
-    lo = 0;
-    hi = rows;
-  } else if (!need.empty()) {
-    lo = std::max<int64_t>(need.lo, 0);
-    hi = std::min<int64_t>(need.hi, rows - 1) + 1;
-    if (hi <= lo) lo = hi = 0;
-  }
-  std::vector<int64_t> all(2 * static_cast<size_t>(cl.size()));
-  {
-    int64_t mine[2] = {lo, hi};
-    auto b = cl.allgather_bytes(mine, sizeof mine);
-    std::memcpy(all.data(), b.data(), b.size());
-  }
   bool covered = true;
   for (int r = 0; r < cl.size(); ++r) {
-    int64_t l = all[2 * r], h = all[2 * r + 1];
+    int64_t l = needs[2 * r], h = needs[2 * r + 1];
     if (h > l && (l < held.lo(r) || h > held.hi(r))) covered = false;
   }
   if (covered) return shifted(a.local(), a.shape(), a.first_row());
-  size_t rb = row_bytes<T, D>(a.shape());
   int me = cl.rank();
+  int64_t lo = needs[2 * me], hi = needs[2 * me + 1];
+  if (hi < lo) hi = lo;
+  size_t rb = row_bytes<T, D>(a.shape());
   typename Array<T, D>::shape_type ws = a.shape();
   ws[0] = hi - lo;
   Array<T, D> w = Array<T, D>::alloc(cl.context(), ws);
   std::vector<unsigned char> got(static_cast<size_t>(hi - lo) * rb);
   const Array<T, D>& mine = a.local();
   int64_t first = a.first_row();
-  cl.exchange_rows(held, all, rb,
+  cl.exchange_rows(held, needs, rb,
                    [&](int64_t l, int64_t h, unsigned char* buf) {
                      mine.slice(0, l - first, h - first - 1).copy_to(reinterpret_cast<T*>(buf));
                    },
                    got.data());
   // the rows held elsewhere arrived in `got`; this rank's own rows are copied on the device
-  int64_t ol = std::max(lo, held.lo(me)), oh = std::min(hi, held.hi(me));
   for (int r = 0; r < cl.size(); ++r) {
     if (r == me) continue;
     int64_t l = std::max(lo, held.lo(r)), h = std::min(hi, held.hi(r));
     if (h <= l) continue;
     w.slice(0, l - lo, h - lo - 1).copy_from(reinterpret_cast<const T*>(got.data() + (l - lo) * rb));
   }
+  int64_t ol = std::max(lo, held.lo(me)), oh = std::min(hi, held.hi(me));
   if (oh > ol) w.slice(0, ol - lo, oh - lo - 1).assign(mine.slice(0, ol - first, oh - first - 1));
   return shifted(w, a.shape(), lo);
+}
+
+// The window of the rows `need` of this rank (collective: the ranks tell
+// each other what they need).
+template <class T, int D>
+Array<T, D> window(const DistArray<T, D>& a, Iv need) {
+  if (a.is_replicated()) return a.local();
+  Cluster& cl = a.cluster();
+  auto mine = clip_rows(need, a.shape(0));
+  int64_t pair[2] = {mine.first, mine.second};
+  auto b = cl.allgather_bytes(pair, sizeof pair);
+  std::vector<int64_t> needs(2 * static_cast<size_t>(cl.size()));
+  std::memcpy(needs.data(), b.data(), b.size());
+  return window_rows(a, needs);
+}
+
+// The window a SOAC over the index space `space` needs: `need(I)` gives the
+// rows read by the indices I of one rank. Every rank evaluates it for every
+// rank (the space and the values it uses are the same everywhere), so a
+// window that is already covered costs no communication.
+template <class T, int D, class F>
+Array<T, D> window(const DistArray<T, D>& a, const Partition& space, F need) {
+  if (a.is_replicated()) return a.local();
+  std::vector<int64_t> needs;
+  for (int r = 0; r < space.parts(); ++r) {
+    // a rank without indices reads nothing
+    auto rows = space.count(r) > 0 ? clip_rows(need(Iv(space.lo(r), space.hi(r) - 1)), a.shape(0))
+                                   : std::make_pair(int64_t(0), int64_t(0));
+    needs.push_back(rows.first);
+    needs.push_back(rows.second);
+  }
+  return window_rows(a, needs);
 }
 
 // This rank's rows of `part` (a partition of a's rows), indexed locally

@@ -6,6 +6,7 @@ void arrc_cluster_header_check(arrc::Cluster& cl) {
   auto a = arrc::DistArray<double, 2>::from_host(cl, std::vector<double>(6), {3, 2});
   auto w = arrc::dist::window(a, arrc::dist::hull(arrc::dist::Iv(0, 1), arrc::dist::Iv::any()));
   auto r = arrc::dist::rows(a, arrc::Partition::block(3, cl.size()));
+  auto w2 = arrc::dist::window(a, arrc::Partition::block(3, cl.size()), [](const arrc::dist::Iv& I) { return I; });
   auto g = a.gather();
   auto b = arrc::DistArray<bool, 1>::replicated(cl, arrc::Array<bool, 1>::from(cl.context(), std::vector<bool>{true}));
   auto bv = b.blocked().to_vector();
@@ -18,5 +19,5 @@ void arrc_cluster_header_check(arrc::Cluster& cl) {
   double x = arrc::gen::read<double, 2>(cl.context(), a, {0, 0}, 0, pos, 1);
   auto whole = arrc::harness::gathered(std::make_tuple(a, 1));
   auto d = arrc::harness::distributed(cl, std::make_tuple(g, 2.0f));
-  (void)w, (void)r, (void)bv, (void)h, (void)x, (void)whole, (void)d;
+  (void)w, (void)w2, (void)r, (void)bv, (void)h, (void)x, (void)whole, (void)d;
 }

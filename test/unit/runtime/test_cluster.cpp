@@ -138,6 +138,12 @@ TEST_CASE("windows: own rows, a neighbour's, reversed, all") {
   // unbounded: everything
   auto all = arrc::dist::window(a, Iv::any());
   CHECK(readAll(all, 0, n) == host);
+  // the same halo from the index space's partition, every rank computing every rank's rows
+  auto hs = arrc::dist::window(a, p, [&](const Iv &I) { return arrc::dist::hull(I - Iv(1), I); });
+  if (p.count(me) > 0)
+    CHECK(readAll(hs, hlo, p.hi(me)) == std::vector<int64_t>(host.begin() + hlo, host.begin() + p.hi(me)));
+  auto same = arrc::dist::window(a, p, [&](const Iv &I) { return I; }); // covered: a view of its rows
+  CHECK(same.buffer() == a.local().buffer());
   // this rank's rows of another partition, indexed from 0
   auto other = arrc::Partition::of_counts([&] {
     std::vector<int64_t> c(static_cast<size_t>(cl.size()), 0);
