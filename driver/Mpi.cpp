@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
 #include <sstream>
 #include <unistd.h>
 
@@ -69,6 +70,30 @@ bool isOpenMpi(const std::string &mpirun) {
   return out.find("Open MPI") != std::string::npos || out.find("OpenRTE") != std::string::npos;
 }
 
+// Open MPI keeps a session directory per job under one base directory in
+// /tmp; jobs started and ended at the same moment (arrc test -j) race on it
+// ("ORTE_ERROR_LOG ... session_dir.c"). Each job gets a base of its own,
+// removed when arrc exits.
+std::string sessionBase() {
+  static std::mutex lock; // arrc test runs files on several threads
+  std::lock_guard<std::mutex> guard(lock);
+  static std::vector<fs::path> made;
+  static int counter = 0;
+  static bool registered = false;
+  if (!registered) {
+    registered = true;
+    std::atexit([] {
+      std::error_code ec;
+      for (auto &d : made) fs::remove_all(d, ec);
+    });
+  }
+  std::error_code ec;
+  fs::path d = fs::temp_directory_path(ec) / ("arrc-mpi-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
+  fs::create_directories(d, ec);
+  made.push_back(d);
+  return d.string();
+}
+
 } // namespace
 
 std::vector<std::string> mpirunCommand(int ranks, const std::string &exe, const std::vector<std::string> &args) {
@@ -86,6 +111,7 @@ std::vector<std::string> mpirunCommand(int ranks, const std::string &exe, const 
       cmd.push_back("--quiet"); // no notice of its own when ranks exit with status 1 (a program error)
       cmd.push_back("--oversubscribe");
       if (geteuid() == 0) cmd.push_back("--allow-run-as-root");
+      cmd.insert(cmd.end(), {"--mca", "orte_tmpdir_base", sessionBase()});
     }
   }
   cmd.push_back("-n");

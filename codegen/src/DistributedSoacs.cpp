@@ -686,9 +686,11 @@ void DistEmitter::sort(const Sort &x) {
   int kl = newVar(m_.vars.at(static_cast<size_t>(keys)).name + "_rows", typeOf(keys));
   std::vector<int> vl, s1, s2;
   for (int v : vals) vl.push_back(newVar(m_.vars.at(static_cast<size_t>(v)).name + "_rows", typeOf(v)));
+  std::vector<int> res; // the second sort's outputs, or the first's when nothing moved
   for (int o : x.outs) {
     s1.push_back(newVar(m_.vars.at(static_cast<size_t>(o)).name + "_run", typeOf(o)));
-    s2.push_back(newVar(m_.vars.at(static_cast<size_t>(o)).name + "_part", typeOf(o)));
+    s2.push_back(newVar(m_.vars.at(static_cast<size_t>(o)).name + "_sorted", typeOf(o)));
+    res.push_back(newVar(m_.vars.at(static_cast<size_t>(o)).name + "_part", typeOf(o)));
   }
   auto first = std::make_shared<Sort>(x);
   first->keys = varExp(m_, kl);
@@ -703,7 +705,7 @@ void DistEmitter::sort(const Sort &x) {
   std::vector<int> outs = x.outs;
   for (int o : outs) setForm(o, Form::B);
   std::string what = where(x);
-  emit([this, keys, vals, kl, vl, s1, s2, first, second, outs, what] {
+  emit([this, keys, vals, kl, vl, s1, s2, res, first, second, outs, what] {
     for (int o : outs) h(declAs(o) + ";");
     g().host_->open("");
     h("// distributed stable sort" + (what.empty() ? "" : " (" + what + ")") +
@@ -718,11 +720,17 @@ void DistEmitter::sort(const Sort &x) {
     g().hostStmt(*first);
     std::string args;
     for (int s : s1) args += ", " + N(s);
-    h("arrc::dist::sort_exchange(cl" + args + ");");
+    for (int r : res) h(g().decl(r, false) + ";");
+    g().host_->open("if (arrc::dist::sort_exchange(cl" + args + "))");
     g().hostStmt(*second);
-    h(N(outs[0]) + " = arrc::dist::from_local(cl, " + N(s2[0]) + ");");
+    for (size_t k = 0; k < res.size(); ++k) h(N(res[k]) + " = " + N(s2[k]) + ";");
+    g().host_->close();
+    g().host_->open("else"); // one rank: the local sort is the sort
+    for (size_t k = 0; k < res.size(); ++k) h(N(res[k]) + " = " + N(s1[k]) + ";");
+    g().host_->close();
+    h(N(outs[0]) + " = arrc::dist::from_local(cl, " + N(res[0]) + ");");
     for (size_t k = 1; k < outs.size(); ++k)
-      h(N(outs[k]) + " = arrc::dist::with_rows(cl, " + N(s2[k]) + ", " + N(outs[0]) + ".partition_ptr());");
+      h(N(outs[k]) + " = arrc::dist::with_rows(cl, " + N(res[k]) + ", " + N(outs[0]) + ".partition_ptr());");
     g().host_->close();
   });
 }

@@ -665,6 +665,10 @@ template <class T>
 DistArray<T, 1> reduce_scatter(Cluster& cl, const Array<T, 1>& mine, Op op) {
   int64_t n = mine.size(0);
   auto part = share(Partition::block(n, cl.size()));
+  if (cl.size() == 1) {  // nothing to combine
+    cl.sync();
+    return DistArray<T, 1>(cl, mine, {n}, part);
+  }
   std::vector<T> host = mine.to_vector();
   std::vector<T> out(static_cast<size_t>(part->count(cl.rank())));
   cl.reduce_scatter(host.data(), out.data(), n, mpi_type<T>(), mpi_op(op));
@@ -738,9 +742,14 @@ Array<K, 1> array_of(Context& ctx, const Column& c) {
   return a;
 }
 // Sorted keys and values of this rank in, this rank's bucket out (the
-// arrays replaced; sort them again, stably, on the device).
+// arrays replaced; sort them again, stably, on the device). Returns false
+// when nothing moved (one rank): the arrays are then still sorted.
 template <class K, class... V>
-void sort_exchange(Cluster& cl, Array<K, 1>& keys, Array<V, 1>&... values) {
+bool sort_exchange(Cluster& cl, Array<K, 1>& keys, Array<V, 1>&... values) {
+  if (cl.size() == 1) {
+    cl.sync();
+    return false;
+  }
   std::vector<Column> cols;
   cols.push_back(column_of(keys));
   (cols.push_back(column_of(values)), ...);
@@ -758,6 +767,7 @@ void sort_exchange(Cluster& cl, Array<K, 1>& keys, Array<V, 1>&... values) {
   keys = array_of<K>(ctx, cols[0]);
   size_t k = 1;
   ((values = array_of<V>(ctx, cols[k++])), ...);
+  return true;
 }
 
 }  // namespace dist

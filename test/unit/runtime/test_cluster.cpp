@@ -193,7 +193,8 @@ TEST_CASE("sample sort exchange: globally sorted and stable") {
   }
   auto K = arrc::Array<int32_t, 1>::from(cl.context(), k);
   auto V = arrc::Array<int64_t, 1>::from(cl.context(), v);
-  arrc::dist::sort_exchange(cl, K, V);
+  bool moved = arrc::dist::sort_exchange(cl, K, V);
+  CHECK(moved == (cl.size() > 1));
   // what arrived, stably sorted again, then gathered in rank order
   std::vector<int32_t> gk = K.to_vector();
   std::vector<int64_t> gv = V.to_vector();
