@@ -251,23 +251,23 @@ std::vector<unsigned char> Cluster::alltoallv_bytes(const std::vector<std::vecto
 
 namespace dist {
 
-void sort_exchange(Cluster& cl, const std::vector<uint64_t>& order, std::vector<Column>& columns) {
+std::vector<std::vector<int64_t>> sort_cuts(Cluster& cl, int64_t n,
+                                            const std::function<uint64_t(int64_t)>& key_at) {
   const int P = cl.size(), me = cl.rank();
-  const int64_t n = static_cast<int64_t>(order.size());
-  // Regular samples of this rank's sorted keys, as (key order, rank, position):
-  // the rank and position break ties, so equal keys split in input order.
   struct Sample {
     uint64_t key;
     int64_t rank, pos;
+  };
+  auto less = [](const Sample& a, const Sample& b) {
+    return std::tie(a.key, a.rank, a.pos) < std::tie(b.key, b.rank, b.pos);
   };
   const int64_t per = std::min<int64_t>(n, 16 * static_cast<int64_t>(P));
   std::vector<Sample> mine;
   for (int64_t k = 0; k < per; ++k) {
     int64_t pos = (k * n) / per + n / (2 * per);
-    mine.push_back({order[static_cast<size_t>(pos)], me, pos});
+    mine.push_back({key_at(pos), me, pos});
   }
-  // every rank's samples (a rank may have fewer elements)
-  std::vector<std::vector<unsigned char>> to_all(P);
+  std::vector<std::vector<unsigned char>> to_all(static_cast<size_t>(P));
   for (int q = 0; q < P; ++q)
     to_all[q].assign(reinterpret_cast<const unsigned char*>(mine.data()),
                      reinterpret_cast<const unsigned char*>(mine.data() + mine.size()));
@@ -275,37 +275,68 @@ void sort_exchange(Cluster& cl, const std::vector<uint64_t>& order, std::vector<
   std::vector<unsigned char> got = cl.alltoallv_bytes(to_all, got_bytes);
   std::vector<Sample> all(got.size() / sizeof(Sample));
   std::memcpy(all.data(), got.data(), all.size() * sizeof(Sample));
-  auto less = [](const Sample& a, const Sample& b) {
-    return std::tie(a.key, a.rank, a.pos) < std::tie(b.key, b.rank, b.pos);
-  };
   std::sort(all.begin(), all.end(), less);
-  // P - 1 splitters; bucket q holds the elements between splitter q-1 and q
+  // this rank's cuts: the first local element not below each splitter
   std::vector<int64_t> cut(static_cast<size_t>(P) + 1, n);
   cut[0] = 0;
   for (int q = 1; q < P; ++q) {
-    if (all.empty()) {
-      cut[q] = n;
-      continue;
-    }
+    if (all.empty()) continue;
     const Sample& s = all[(static_cast<size_t>(q) * all.size()) / static_cast<size_t>(P)];
-    // first local element not below the splitter, comparing (key, rank, position)
-    int64_t lo = 0, hi = n;
+    int64_t lo = cut[q - 1], hi = n;
     while (lo < hi) {
-      int64_t mid = (lo + hi) / 2;
-      Sample e{order[static_cast<size_t>(mid)], me, mid};
+      int64_t mid = lo + (hi - lo) / 2;
+      Sample e{key_at(mid), me, mid};
       if (less(e, s)) lo = mid + 1;
       else hi = mid;
     }
-    cut[q] = std::max(lo, cut[q - 1]);
+    cut[q] = lo;
   }
-  for (auto& c : columns) {
-    std::vector<std::vector<unsigned char>> sends(P);
-    for (int q = 0; q < P; ++q)
-      sends[q].assign(c.data.begin() + cut[q] * static_cast<int64_t>(c.elem),
-                      c.data.begin() + cut[q + 1] * static_cast<int64_t>(c.elem));
-    std::vector<int64_t> rb;
-    c.data = cl.alltoallv_bytes(sends, rb);
+  // everybody's cuts
+  auto bytes = cl.allgather_bytes(cut.data(), cut.size() * sizeof(int64_t));
+  std::vector<std::vector<int64_t>> cuts(static_cast<size_t>(P), std::vector<int64_t>(static_cast<size_t>(P) + 1));
+  for (int r = 0; r < P; ++r)
+    std::memcpy(cuts[r].data(), bytes.data() + static_cast<size_t>(r) * (P + 1) * sizeof(int64_t),
+                (P + 1) * sizeof(int64_t));
+  return cuts;
+}
+
+void exchange_buckets(Cluster& cl, size_t elem, const std::vector<std::vector<int64_t>>& cuts,
+                      const std::function<void(int64_t, int64_t, void*)>& read,
+                      const std::function<void(int64_t, int64_t, const void*)>& write,
+                      const std::function<void(int64_t, int64_t, int64_t)>& copy_own) {
+  const int P = cl.size(), me = cl.rank();
+  const std::vector<int64_t>& c = cuts[me];
+  int64_t n = c[P];
+  // what leaves: the elements before and after this rank's own bucket
+  std::vector<unsigned char> send(static_cast<size_t>(n - (c[me + 1] - c[me])) * elem);
+  if (c[me] > 0) read(0, c[me], send.data());
+  if (n > c[me + 1]) read(c[me + 1], n, send.data() + static_cast<size_t>(c[me]) * elem);
+  std::vector<int> sc(P), sd(P), rc(P), rd(P);  // in elements
+  int64_t before = 0, total = 0;  // received elements from lower ranks, in all
+  for (int q = 0; q < P; ++q) {
+    int64_t s = q == me ? 0 : c[q + 1] - c[q];
+    int64_t sdis = q < me ? c[q] : q > me ? c[q] - (c[me + 1] - c[me]) : 0;
+    int64_t r = q == me ? 0 : cuts[q][me + 1] - cuts[q][me];
+    sc[q] = to_int(s, "elements sent");
+    sd[q] = to_int(sdis, "elements sent");
+    rc[q] = to_int(r, "elements received");
+    rd[q] = to_int(total, "elements received");
+    if (q < me) before += r;
+    total += r;
   }
+  std::vector<unsigned char> recv(static_cast<size_t>(total) * elem);
+  cl.sync();
+  if (elem > 0) {
+    RowType t(elem);
+    check_mpi(MPI_Alltoallv(send.data(), sc.data(), sd.data(), t.t, recv.data(), rc.data(), rd.data(), t.t,
+                            cl.comm()),
+              "MPI_Alltoallv");
+  }
+  // the new column: runs of ranks below, this rank's own bucket (on the device), runs of ranks above
+  int64_t own = c[me + 1] - c[me];
+  if (before > 0) write(0, before, recv.data());
+  if (own > 0) copy_own(c[me], before, own);
+  if (total > before) write(before + own, total + own, recv.data() + static_cast<size_t>(before) * elem);
 }
 
 }  // namespace dist

@@ -713,34 +713,38 @@ uint64_t order_bits(K k) {
     return static_cast<uint64_t>(static_cast<int64_t>(k)) ^ 0x8000000000000000ull;
   }
 }
-// One column moved by the exchange: bytes of `elem` bytes per element.
-struct Column {
-  size_t elem = 0;
-  std::vector<unsigned char> data;
-};
-// The splitting step of a distributed stable sort: every rank's keys are
-// sorted locally (their order bits in `order`); regular samples give
-// size()-1 splitters (key, rank, position), each element goes to the rank of
-// its bucket, and every column is exchanged (MPI_Alltoallv). Afterwards rank
-// r holds bucket r: runs from ranks 0, 1, ... in order, each sorted, so a
-// stable local sort gives the globally stable order.
-void sort_exchange(Cluster& cl, const std::vector<uint64_t>& order, std::vector<Column>& columns);
+// The splitting step of a distributed stable sort, on keys sorted on each
+// rank: regular samples (16 per rank and rank, read from the device one by
+// one) give size()-1 splitters (key, rank, position); the rank and position
+// break ties, so equal keys split in input order. `key_at(i)` reads the
+// order bits of local element i. Returns every rank's cuts: rank r sends its
+// elements [cuts[r][q], cuts[r][q+1]) to rank q (collective).
+std::vector<std::vector<int64_t>> sort_cuts(Cluster& cl, int64_t n, const std::function<uint64_t(int64_t)>& key_at);
+// Moves the buckets of one sorted column: this rank keeps its own bucket on
+// the device and receives the others' (MPI_Alltoallv of the elements that
+// change rank only: two ranges out, two ranges in, through host memory).
+// Afterwards rank r holds bucket r: runs from ranks 0, 1, ... in order, each
+// sorted, so a stable local sort gives the globally stable order.
+void exchange_buckets(Cluster& cl, size_t elem, const std::vector<std::vector<int64_t>>& cuts,
+                      const std::function<void(int64_t, int64_t, void*)>& read,
+                      const std::function<void(int64_t, int64_t, const void*)>& write,
+                      const std::function<void(int64_t, int64_t, int64_t)>& copy_own);
 
-template <class K>
-Column column_of(const Array<K, 1>& a) {
-  Column c;
-  c.elem = sizeof(storage_t<K>);
-  c.data.resize(static_cast<size_t>(a.size(0)) * c.elem);
-  if (a.size(0) > 0) a.copy_to(reinterpret_cast<K*>(c.data.data()));
-  return c;
+template <class T>
+Array<T, 1> exchange_column(Cluster& cl, const Array<T, 1>& a, const std::vector<std::vector<int64_t>>& cuts) {
+  using S = storage_t<T>;
+  int me = cl.rank();
+  int64_t total = 0;
+  for (int r = 0; r < cl.size(); ++r) total += cuts[r][me + 1] - cuts[r][me];
+  Array<T, 1> out = Array<T, 1>::alloc(cl.context(), {total});
+  exchange_buckets(
+      cl, sizeof(S), cuts,
+      [&](int64_t lo, int64_t hi, void* buf) { a.slice(0, lo, hi - 1).copy_to(static_cast<T*>(buf)); },
+      [&](int64_t lo, int64_t hi, const void* buf) { out.slice(0, lo, hi - 1).copy_from(static_cast<const T*>(buf)); },
+      [&](int64_t from, int64_t to, int64_t count) { out.slice(0, to, to + count - 1).assign(a.slice(0, from, from + count - 1)); });
+  return out;
 }
-template <class K>
-Array<K, 1> array_of(Context& ctx, const Column& c) {
-  int64_t n = static_cast<int64_t>(c.data.size() / c.elem);
-  Array<K, 1> a = Array<K, 1>::alloc(ctx, {n});
-  if (n > 0) ctx.write(a.buffer(), 0, c.data.size(), c.data.data());
-  return a;
-}
+
 // Sorted keys and values of this rank in, this rank's bucket out (the
 // arrays replaced; sort them again, stably, on the device). Returns false
 // when nothing moved (one rank): the arrays are then still sorted.
@@ -750,23 +754,14 @@ bool sort_exchange(Cluster& cl, Array<K, 1>& keys, Array<V, 1>&... values) {
     cl.sync();
     return false;
   }
-  std::vector<Column> cols;
-  cols.push_back(column_of(keys));
-  (cols.push_back(column_of(values)), ...);
-  std::vector<uint64_t> order(static_cast<size_t>(keys.size(0)));
-  {
-    const Column& kc = cols[0];
-    for (size_t i = 0; i < order.size(); ++i) {
-      storage_t<K> s;
-      std::memcpy(&s, kc.data.data() + i * sizeof(s), sizeof(s));
-      order[i] = order_bits<K>(K(s));
-    }
-  }
-  sort_exchange(cl, order, cols);
   Context& ctx = cl.context();
-  keys = array_of<K>(ctx, cols[0]);
-  size_t k = 1;
-  ((values = array_of<V>(ctx, cols[k++])), ...);
+  auto cuts = sort_cuts(cl, keys.size(0), [&](int64_t i) {
+    storage_t<K> s{};
+    ctx.read(keys.buffer(), static_cast<size_t>(keys.offset() + i * keys.weight(0)) * sizeof(s), sizeof(s), &s);
+    return order_bits<K>(K(s));
+  });
+  keys = exchange_column(cl, keys, cuts);
+  ((values = exchange_column(cl, values, cuts)), ...);
   return true;
 }
 

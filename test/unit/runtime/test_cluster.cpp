@@ -171,8 +171,10 @@ TEST_CASE("reduce_scatter: bins summed over ranks, distributed") {
 
 TEST_CASE("sample sort exchange: globally sorted and stable") {
   arrc::Cluster &cl = *cluster;
-  // keys with many duplicates; the value is the element's global index
-  const int64_t n = 57;
+  // keys with many duplicates; the value is the element's global index;
+  // also fewer elements than ranks, and none
+  for (const int64_t n : {int64_t(57), int64_t(1000), int64_t(2), int64_t(0)}) {
+  CAPTURE(n);
   std::vector<int32_t> keys(n);
   std::vector<int64_t> idx(n);
   for (int64_t i = 0; i < n; ++i) {
@@ -208,6 +210,7 @@ TEST_CASE("sample sort exchange: globally sorted and stable") {
   std::iota(want.begin(), want.end(), 0);
   std::stable_sort(want.begin(), want.end(), [&](int64_t a, int64_t b) { return keys[a] < keys[b]; });
   CHECK(all.to_vector() == want);
+  }
   // float keys: -0.0 and +0.0 are equal, NaN-free order as the radix sort's
   CHECK(arrc::dist::order_bits(-0.0) == arrc::dist::order_bits(0.0));
   CHECK(arrc::dist::order_bits(-1.5f) < arrc::dist::order_bits(-0.5f));
