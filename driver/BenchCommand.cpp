@@ -172,7 +172,7 @@ GenInput fromSignature(const ir::Function &f, const std::string &firstSize) {
   return g;
 }
 
-Timing runOne(const std::string &exe, const std::string &entry, const InputSet &in, const BenchOptions &o) {
+Timing runOne(const BuiltProgram &program, const std::string &entry, const InputSet &in, const BenchOptions &o) {
   Timing t;
   fs::path spec = fs::temp_directory_path() / ("arrc-bench-" + std::to_string(getpid()) + ".spec");
   {
@@ -182,7 +182,8 @@ Timing runOne(const std::string &exe, const std::string &entry, const InputSet &
     if (o.noCache) out << "nocache\n";
     for (auto &a : in.args) out << "arg " << a << "\n";
   }
-  Captured r = capture(exe, {"bench", spec.string()}, o.timeout);
+  std::vector<std::string> cmd = program.command({"bench", spec.string()});
+  Captured r = capture(cmd[0], std::vector<std::string>(cmd.begin() + 1, cmd.end()), o.timeout);
   std::error_code ec;
   fs::remove(spec, ec);
   std::istringstream lines(r.out);
@@ -369,7 +370,7 @@ int benchCommand(const BenchOptions &o) {
     return 1;
   }
 
-  BuiltProgram program = buildProgram(c.module, o.compile.input, "arrc bench", true);
+  BuiltProgram program = buildProgram(c.module, o.compile.input, "arrc bench", true, o.ranks);
   if (!program.ok) {
     std::cerr << "arrc bench: error: " << program.error << "\n";
     return 1;
@@ -387,7 +388,7 @@ int benchCommand(const BenchOptions &o) {
       std::cout << where << ": " << f->name << " " << s.label << (sizes.empty() ? "" : " with " + sizes) << "\n";
       std::cout.flush();
     }
-    Timing t = runOne(program.exe, f->name, s, o);
+    Timing t = runOne(program, f->name, s, o);
     if (!t.ok) {
       status = 1;
       std::cerr << diagnostic(t.error, "arrc bench");

@@ -23,6 +23,7 @@ struct BenchOptions {
   bool json = false;                // --json
   bool noCache = false;             // --no-cache: the cold call builds from source
   double timeout = 0;               // --timeout: seconds per input set (0: none)
+  int ranks = 0;                    // --ranks N: the distributed overload under mpirun
 };
 
 int benchCommand(const BenchOptions &options);

@@ -12,7 +12,9 @@
 namespace arrc::driver {
 
 // `arrFile` is the .arr path as the user gave it (for messages).
-std::string harnessSource(const ir::Module &module, const std::string &arrFile);
+// distributed: the harness of `--ranks N` (runtime/include/arrc/harness_mpi.h),
+// calling each export's distributed overload over an arrc::Cluster.
+std::string harnessSource(const ir::Module &module, const std::string &arrFile, bool distributed = false);
 
 // "double[[*]] a, double[[*]] b": the export's parameters for messages.
 std::string signatureOf(const ir::Function &f);

@@ -228,7 +228,7 @@ int runCommand(const RunOptions &o) {
   Compiled c;
   if (!compileForRun(o.compile, std::cerr, c))
     return 1;
-  return runModule(c.module, RunRequest{o.compile.input, o.entry, o.args});
+  return runModule(c.module, RunRequest{o.compile.input, o.entry, o.args, o.ranks});
 }
 
 } // namespace arrc::driver

@@ -29,6 +29,7 @@ struct RunOptions {
   CompileOptions compile;               // input, -I, stdlib
   std::string entry;                    // -e ENTRY ("" = the only export)
   std::vector<std::string> args;        // Arr literals (or stdin when empty)
+  int ranks = 0;                        // --ranks N (0: one device, no MPI)
 };
 
 // A module compiled for running (`arrc run/test/bench`): its IR and where

@@ -39,7 +39,7 @@ int execute(const std::string &exe, const std::vector<std::string> &args) {
     return 1;
   }
   if (pid == 0) {
-    execv(exe.c_str(), argv.data());
+    execvp(exe.c_str(), argv.data());
     std::perror("arrc: exec");
     _exit(127);
   }
@@ -67,10 +67,12 @@ Captured capture(const std::string &exe, const std::vector<std::string> &args, d
     return r;
   }
   if (pid == 0) {
+    // its own process group: a time-out ends it with its children (mpirun's ranks)
+    setpgid(0, 0);
     dup2(fds[1], 1);
     close(fds[0]);
     close(fds[1]);
-    execv(exe.c_str(), argv.data());
+    execvp(exe.c_str(), argv.data());
     std::perror("arrc: exec");
     _exit(127);
   }
@@ -84,6 +86,7 @@ Captured capture(const std::string &exe, const std::vector<std::string> &args, d
     if (timeoutSeconds > 0) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now()).count();
       if (left <= 0) {
+        kill(-pid, SIGKILL);
         kill(pid, SIGKILL);
         r.timedOut = true;
         break;

@@ -2,6 +2,7 @@
 #include "ProgramBuild.h"
 
 #include "Harness.h"
+#include "Mpi.h"
 #include "arrc/Codegen.h"
 
 #include <algorithm>
@@ -105,9 +106,18 @@ RuntimeLocation findRuntime() {
   return r;
 }
 
+std::vector<std::string> BuiltProgram::command(const std::vector<std::string> &args) const {
+  if (ranks > 0) return mpirunCommand(ranks, exe, args);
+  std::vector<std::string> c{exe};
+  c.insert(c.end(), args.begin(), args.end());
+  return c;
+}
+
 BuiltProgram buildProgram(const ir::Module &m, const std::string &arrFile, const std::string &tool,
-                          bool announce) {
+                          bool announce, int ranks) {
   BuiltProgram result;
+  result.ranks = ranks;
+  if (ranks > 0 && !mpiAvailable(result.error)) return result;
   RuntimeLocation rt = findRuntime();
   if (!rt.found) {
     result.error = "cannot find the arrc runtime (include/arrc/runtime.h and libarrc_runtime) next "
@@ -117,7 +127,7 @@ BuiltProgram buildProgram(const ir::Module &m, const std::string &arrFile, const
   std::string header, main;
   try {
     header = emitHeader(m);
-    main = harnessSource(m, arrFile);
+    main = harnessSource(m, arrFile, ranks > 0);
   } catch (const std::exception &e) {
     result.error = e.what();
     return result;
@@ -125,8 +135,14 @@ BuiltProgram buildProgram(const ir::Module &m, const std::string &arrFile, const
   const char *cxxEnv = std::getenv("CXX");
   std::string cxx = cxxEnv && *cxxEnv ? cxxEnv : "c++";
   std::string flags = "-std=c++17 -O1 -w";
-  std::string key = header + '\0' + main + '\0' + cxx + '\0' + flags + '\0' + rt.includeDir + '\0' +
-                    runtimeStamp(rt);
+  std::string libs;
+  if (ranks > 0) {
+    flags += " " + mpiCompileFlags();
+    libs = mpiLinkFlags(rt.library) + " ";
+  }
+  std::string clusterStamp = ranks > 0 ? fileStamp(mpiClusterLibrary(rt.library)) : "";
+  std::string key = header + '\0' + main + '\0' + cxx + '\0' + flags + '\0' + libs + '\0' + rt.includeDir +
+                    '\0' + runtimeStamp(rt) + '\0' + clusterStamp;
   std::string hash = hex(fnv(key)) + hex(fnv(key, 0x84222325cbf29ce4ULL));
   fs::path root = cacheRoot();
   fs::path dir = root / hash;
@@ -152,7 +168,7 @@ BuiltProgram buildProgram(const ir::Module &m, const std::string &arrFile, const
   std::ofstream(tmp / (m.name + ".hpp"), std::ios::binary) << header;
   std::ofstream(tmp / "main.cpp", std::ios::binary) << main;
   std::string cmd = shellQuote(cxx) + " " + flags + " -I" + shellQuote(tmp.string()) + " -I" +
-                    shellQuote(rt.includeDir) + " " + shellQuote((tmp / "main.cpp").string()) + " " +
+                    shellQuote(rt.includeDir) + " " + shellQuote((tmp / "main.cpp").string()) + " " + libs +
                     shellQuote(rt.library) + " -lOpenCL -lpthread -o " +
                     shellQuote((tmp / "program").string()) + " > " +
                     shellQuote((tmp / "build.log").string()) + " 2>&1";

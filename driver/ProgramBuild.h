@@ -8,6 +8,7 @@
 #include "arrc/IR.h"
 
 #include <string>
+#include <vector>
 
 namespace arrc::driver {
 
@@ -24,12 +25,16 @@ struct BuiltProgram {
   bool ok = false;
   std::string exe;     // the program, when ok
   std::string error;   // why not, when !ok (the compiler's log included)
+  int ranks = 0;       // > 0: the distributed harness, started under mpirun on this many ranks
+  // The command running the program with `args`: argv[0] first.
+  std::vector<std::string> command(const std::vector<std::string> &args) const;
 };
 
 // Builds (or finds in the cache) the harness of `module`. `tool` names the
 // command in messages ("arrc run"); with `announce`, a build that is not
 // cached says so on stderr first (it takes seconds; not with ARRC_QUIET=1).
+// ranks > 0: the distributed harness (--ranks, docs/distributed.md).
 BuiltProgram buildProgram(const ir::Module &module, const std::string &arrFile, const std::string &tool,
-                          bool announce);
+                          bool announce, int ranks = 0);
 
 } // namespace arrc::driver

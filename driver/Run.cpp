@@ -29,14 +29,15 @@ const ir::Function *chooseEntry(const ir::Module &m, const std::string &entry, c
 int runModule(const ir::Module &m, const RunRequest &req) {
   const ir::Function *f = chooseEntry(m, req.entry, req.input, "arrc run");
   if (!f) return 2;
-  BuiltProgram program = buildProgram(m, req.input, "arrc run", false);
+  BuiltProgram program = buildProgram(m, req.input, "arrc run", false, req.ranks);
   if (!program.ok) {
     std::cerr << "arrc run: error: " << program.error << "\n";
     return 1;
   }
   std::vector<std::string> args{"run", f->name};
   args.insert(args.end(), req.args.begin(), req.args.end());
-  return execute(program.exe, args);
+  std::vector<std::string> cmd = program.command(args);
+  return execute(cmd[0], std::vector<std::string>(cmd.begin() + 1, cmd.end()));
 }
 
 } // namespace arrc::driver

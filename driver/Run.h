@@ -15,6 +15,7 @@ struct RunRequest {
   std::string input;              // the .arr file (for messages)
   std::string entry;              // -e ENTRY ("" = the only export)
   std::vector<std::string> args;  // Arr literals; empty = read standard input
+  int ranks = 0;                  // --ranks N: the distributed overload under mpirun
 };
 
 // Returns the exit status: the program's (0, or 1 on a runtime error), 1 if

@@ -237,7 +237,7 @@ void execute(FileJob &job, const TestOptions &o) {
   for (size_t k = 0; k < job.cases.size(); ++k)
     if (job.cases[k].outcome == CaseRun::Pending) pending.push_back(k);
   if (pending.empty()) return;
-  BuiltProgram program = buildProgram(job.compiled.module, job.path, "arrc test", false);
+  BuiltProgram program = buildProgram(job.compiled.module, job.path, "arrc test", false, o.ranks);
   if (!program.ok) {
     for (size_t k : pending) {
       job.cases[k].outcome = CaseRun::Fail;
@@ -260,7 +260,8 @@ void execute(FileJob &job, const TestOptions &o) {
     }
     double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     double left = o.timeout > 0 ? std::max(1.0, o.timeout - used) : 0;
-    Captured r = capture(program.exe, {"test", casesFile.string()}, left);
+    std::vector<std::string> cmd = program.command({"test", casesFile.string()});
+    Captured r = capture(cmd[0], std::vector<std::string>(cmd.begin() + 1, cmd.end()), left);
     std::map<size_t, std::string> results;
     std::istringstream lines(r.out);
     std::string line;

@@ -17,6 +17,7 @@ struct TestOptions {
   std::string entry;                 // -e ENTRY: only this export's cases
   int jobs = 0;                      // -j: files tested at once (0: the number of CPUs)
   double timeout = 600;              // --timeout: seconds per file
+  int ranks = 0;                     // --ranks N: distributed overloads under mpirun
 };
 
 int testCommand(const TestOptions &options);

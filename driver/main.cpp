@@ -2,10 +2,10 @@
 //   arrc FILE.arr [-o OUT] [--emit=ast|typed|lowered|ir|opencl|header]
 //        [--target=opencl] [-I DIR]... [-Werror] [--no-stdlib]
 //   arrc --list-builtins
-//   arrc run FILE.arr [-e ENTRY] [ARG...]
-//   arrc test FILE|DIR... [--exclude TAG]... [-e ENTRY] [-j N] [--timeout S]
+//   arrc run FILE.arr [-e ENTRY] [--ranks N] [ARG...]
+//   arrc test FILE|DIR... [--exclude TAG]... [-e ENTRY] [-j N] [--timeout S] [--ranks N]
 //   arrc bench FILE.arr [-e ENTRY] [--size NAME=EXPR]... [--runs N] [--warmup N]
-//        [--json] [--no-cache] [--timeout S]
+//        [--json] [--no-cache] [--timeout S] [--ranks N]
 // Exit status: 0 success, 1 program error (or a failed test), 2 usage error.
 #include "BenchCommand.h"
 #include "Pipeline.h"
@@ -65,6 +65,10 @@ int main(int argc, char **argv) {
   runCmd->add_option("file", run.compile.input, "The .arr file")->required()->type_name("FILE.arr");
   runCmd->add_option("-e,--entry", run.entry, "The export to call (default: the only one)")
       ->type_name("ENTRY");
+  runCmd->add_option("--ranks", run.ranks,
+                     "Run the export's distributed overload on N MPI ranks (mpirun; docs/distributed.md)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1 << 20));
   runCmd->add_option("args", run.args, "Arguments in Arr literal syntax (else read from stdin)")
       ->type_name("ARG");
   addCommonOptions(*runCmd, run.compile, runWarnings);
@@ -81,6 +85,9 @@ int main(int argc, char **argv) {
   testCmd->add_option("-j,--jobs", test.jobs, "Files tested at once (default: the number of CPUs)")
       ->type_name("N");
   testCmd->add_option("--timeout", test.timeout, "Seconds allowed per file (default 600)")->type_name("S");
+  testCmd->add_option("--ranks", test.ranks, "Run the distributed overloads on N MPI ranks (mpirun)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1 << 20));
   addCommonOptions(*testCmd, test.compile, testWarnings);
 
   BenchOptions bench;
@@ -100,6 +107,9 @@ int main(int argc, char **argv) {
                      "Do not use the kernel disk cache (the cold call builds from source)");
   benchCmd->add_option("--timeout", bench.timeout, "Seconds allowed per input (default: none)")
       ->type_name("S");
+  benchCmd->add_option("--ranks", bench.ranks, "Time the distributed overload on N MPI ranks (mpirun)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1 << 20));
   addCommonOptions(*benchCmd, bench.compile, benchWarnings);
 
   // CLI11 splits a value written as "[a,b]" into a list; an Arr array literal

@@ -12,6 +12,7 @@ PACKAGES=(
   libcli11-dev doctest-dev
   llvm-14-tools clang libclang-rt-14-dev
   libboost-dev
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

@@ -98,7 +98,11 @@ struct Element {
 Element elementOf(const std::vector<ScalarKind> &kinds);
 
 // ------------------------------------------------------------------ generator
+class DistEmitter; // Distributed.h
+
 class Generator {
+  friend class DistEmitter;
+
 public:
   explicit Generator(const ir::Module &m);
   void run();
@@ -125,7 +129,18 @@ private:
   std::string errName_ = "arrc_err"; // the error buffer's name in device code
   bool mayRaise_ = false;            // device code of this function can raise an error
   std::set<int> staged_;             // matrices whose rows the current map kernel staged
+  bool noRowStaging_ = false;        // map kernels never stage rows (distributed overloads)
   Code *host_ = nullptr;
+  // The distributed overloads (Distributed*.cpp): text of the header's
+  // ARRC_MPI section, one function per export, their own kernels.
+  struct DistText {
+    std::string functions, kernels;
+    std::vector<std::string> exports;
+    std::vector<FusedText> fused;
+    bool usesDouble = false;
+  } dist_;
+  void distributed(const Function &f);    // appends f's overload to dist_
+  std::string distributedSection() const; // the header's ARRC_MPI section
 
   // ---- names and types (DeviceCode.cpp)
   const std::string &name(int v) const { return names_.at(static_cast<size_t>(v)); }

@@ -147,7 +147,9 @@ std::string Generator::header() const {
   }
   h += "} // namespace detail\n\n";
   h += functions_;
-  h += "} // namespace " + cppIdent(m_.name) + "\n\n#endif // " + guard + "\n";
+  h += "} // namespace " + cppIdent(m_.name) + "\n\n";
+  if (!dist_.exports.empty()) h += distributedSection() + "\n";
+  h += "#endif // " + guard + "\n";
   return h;
 }
 
@@ -413,6 +415,7 @@ void Generator::function(const Function &f) {
   c.line("");
   functions_ += c.s;
   host_ = nullptr;
+  distributed(f); // the overload over an arrc::Cluster (Distributed.h)
 }
 
 } // namespace arrc::cg

@@ -101,6 +101,7 @@ void Generator::map(const Map &x) {
   KernelArgs args = freeArgs(fv);
   std::vector<int> staged = stagedRows(
       x, fv, [this](int v) -> const ir::Type & { return typeOf(v); }, [this](int v) { return isGuard(v); });
+  if (noRowStaging_) staged.clear();
   std::vector<std::string> dimNames;
   for (size_t k = 0; k < D; ++k) dimNames.push_back("d" + std::to_string(k));
   h("// " + std::string(x.outs.empty() ? "parallel for-each" : "map") + (where(x).empty() ? "" : " (" + where(x) + ")") +

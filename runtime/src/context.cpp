@@ -573,14 +573,21 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
   if (filter.empty())
     if (const char* e = getenv_nonempty("ARRC_DEVICE")) filter = e;
   const Cand* chosen = nullptr;
+  // The candidates the rule picks from, in order: the first one, or the one
+  // at opt.device_index modulo their number.
+  auto pick = [&](const std::vector<const Cand*>& from) -> const Cand* {
+    if (from.empty()) return nullptr;
+    size_t k = opt.device_index < 0 ? 0 : static_cast<size_t>(opt.device_index) % from.size();
+    return from[k];
+  };
   if (!filter.empty()) {
     std::string f = lower(filter);
+    std::vector<const Cand*> matching;
     for (auto& cd : cands)
       if (lower(cd.pname).find(f) != std::string::npos ||
-          lower(cd.dname).find(f) != std::string::npos) {
-        chosen = &cd;
-        break;
-      }
+          lower(cd.dname).find(f) != std::string::npos)
+        matching.push_back(&cd);
+    chosen = pick(matching);
     if (!chosen) {
       std::string avail;
       for (auto& cd : cands) avail += "\n  " + cd.dname + " (platform " + cd.pname + ")";
@@ -588,12 +595,13 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
                   avail);
     }
   } else {
-    for (auto& cd : cands)
-      if (cd.t & CL_DEVICE_TYPE_GPU) { chosen = &cd; break; }
-    if (!chosen)
-      for (auto& cd : cands)
-        if (cd.t & CL_DEVICE_TYPE_CPU) { chosen = &cd; break; }
-    if (!chosen) chosen = &cands.front();
+    std::vector<const Cand*> gpus, cpus, all;
+    for (auto& cd : cands) {
+      if (cd.t & CL_DEVICE_TYPE_GPU) gpus.push_back(&cd);
+      if (cd.t & CL_DEVICE_TYPE_CPU) cpus.push_back(&cd);
+      all.push_back(&cd);
+    }
+    chosen = !gpus.empty() ? pick(gpus) : !cpus.empty() ? pick(cpus) : pick(all);
   }
   c.platform = chosen->p;
   c.device = chosen->d;

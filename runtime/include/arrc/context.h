@@ -127,6 +127,11 @@ struct ContextOptions {
   std::string cache_dir;
   // Profiling: -1 = from $ARRC_PROFILE (set and not "0"), 0 = off, 1 = on.
   int profile = -1;
+  // Among the devices the rule above chooses from (those matching the
+  // substring; without one, the GPUs, else the CPU devices), the one at this
+  // index modulo their number. -1: the first. arrc::Cluster passes each
+  // rank's local rank here: one device per rank of a host.
+  int device_index = -1;
 };
 
 struct CacheStats {

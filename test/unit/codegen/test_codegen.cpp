@@ -88,3 +88,49 @@ TEST_CASE("integer arithmetic wraps, division by zero is defined") {
   CHECK(h.find("arrc::gen::wadd<int32_t>(arrc::gen::div<int32_t>(a_0, b_1), a_0)") != std::string::npos);
   CHECK(emitOpenCL(m).find("#pragma OPENCL EXTENSION cl_khr_fp64") == std::string::npos);
 }
+
+// The distributed overload (docs/distributed.md): the map runs over this
+// rank's rows, reading its input through a window, the result stays
+// distributed; the kernels are a program apart; all under ARRC_MPI.
+TEST_CASE("distributed overload: a map over the rank's rows") {
+  ir::Module m = twiceModule();
+  std::string h = emitHeader(m);
+  size_t mpi = h.find("#if defined(ARRC_MPI)");
+  REQUIRE(mpi != std::string::npos);
+  CHECK(h.find("#include <arrc/cluster.h>", mpi) != std::string::npos);
+  CHECK(h.find("inline arrc::DistArray<double, 1> twice(arrc::Cluster &cl, const arrc::DistArray<double, 1> &xs)",
+               mpi) != std::string::npos);
+  CHECK(h.find("return cl.run(", mpi) != std::string::npos);               // error agreement
+  CHECK(h.find("arrc::dist::follow(xs_0, int64_t(1)", mpi) != std::string::npos); // the rows of xs
+  CHECK(h.find("arrc::dist::window(xs_0, *arrc_part", mpi) != std::string::npos);
+  CHECK(h.find("arrc::dist::with_rows(cl, ", mpi) != std::string::npos);
+  CHECK(h.find("__kernel void dist_twice_map0", mpi) != std::string::npos);  // its own program
+  CHECK(h.find("__kernel void dist_twice_map0") > mpi);
+  CHECK(h.find("using dist::twice;", mpi) != std::string::npos);
+  // the kernel computes with global indices: i = lo + i'
+  CHECK(h.find("i_1 = ((long)((ulong)(lo_", mpi) != std::string::npos);
+}
+
+TEST_CASE("distributed overload: what the planner does not know runs on whole arrays") {
+  // an array result of an `if` that is not a variable: the whole export falls back
+  ir::Module m = twiceModule();
+  ir::Function &f = m.functions[0];
+  int c = m.newVar("c", scalarT(ScalarKind::Bool));
+  int r = m.newVar("r", arrayT(ScalarKind::Double, 1));
+  auto let = std::make_shared<Let>();
+  let->outs = {c};
+  let->value = constBool(true);
+  auto iff = std::make_shared<ir::If>();
+  iff->outs = {r};
+  iff->cond = varExp(m, c);
+  iff->thenB.results = {f.body.results[0]};
+  iff->elseB.results = {readExp(varExp(m, f.paramVars[0][0]), {constLong(0)})}; // not a variable
+  f.body.stmts.push_back(let);
+  f.body.stmts.push_back(iff);
+  std::string h = emitHeader(m);
+  size_t mpi = h.find("#if defined(ARRC_MPI)");
+  REQUIRE(mpi != std::string::npos);
+  CHECK(h.find("every rank runs the single-device code on whole arrays", mpi) != std::string::npos);
+  CHECK(h.find("::twice_mod::twice(ctx, xs.gather())", mpi) != std::string::npos);
+  CHECK(h.find("arrc::DistArray<double, 1>::replicated(cl, r)", mpi) != std::string::npos);
+}
