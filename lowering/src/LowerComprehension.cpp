@@ -154,7 +154,8 @@ static std::vector<ExpP> runLevels(Lowerer &Lw, Space &sp, const std::vector<Exp
     Level &lv = sp.levels[l];
     if (lv.kind == Level::Gen) {
       Val src = lv.hasHost ? lv.host : Lw.lower(lv.q->expr);
-      if (!src.isArrayLike() || src.kind == Val::Seq)
+      if (src.kind == Val::Seq) src = Lw.indexable(src, lv.q->span);
+      if (!src.isArrayLike())
         Lw.error(lv.q->span, "internal: generator source is not indexable");
       Val item = itemOf(Lw, src, idx.at(lv.dim));
       if (lv.hasHost && src.rank() > 1) {
@@ -170,7 +171,7 @@ static std::vector<ExpP> runLevels(Lowerer &Lw, Space &sp, const std::vector<Exp
       s->cond = c.e;
       Block *saved = Lw.cur;
       Env savedEnv = Lw.env;
-      s->thenB = Lw.subBlock(true, [&] {
+      s->thenB = Lw.condBlock(s->cond, [&] {
         Lw.env = savedEnv;
         return runLevels(Lw, sp, idx, l + 1, final, withKeep);
       });
@@ -256,10 +257,10 @@ static void materializeSpace(Lowerer &Lw, Space &sp, const std::string &note) {
     auto f = std::make_shared<Filter>();
     f->n = Lw.bindScalar("n", product(sp.dims));
     f->index = Lw.newVar("k", scalarT(ScalarKind::Long));
-    f->body = Lw.subBlock(true, [&] {
+    f->body = Lw.bodyBlock({f->n}, {f->index}, [&] {
       auto idx = decode(Lw, varExp(f->index, scalarT(ScalarKind::Long)), sp.dims);
       return runLevels(Lw, sp, idx, 0, final, true);
-    });
+    }, sp.where);
     for (auto k : ks) {
       int o = Lw.newVar("col", arrayT(k, 1));
       f->outs.push_back(o);
@@ -276,7 +277,7 @@ static void materializeSpace(Lowerer &Lw, Space &sp, const std::string &note) {
       m->index.push_back(Lw.newVar("i", scalarT(ScalarKind::Long)));
       idx.push_back(varExp(m->index.back(), scalarT(ScalarKind::Long)));
     }
-    m->body = Lw.subBlock(true, [&] { return runLevels(Lw, sp, idx, 0, final, false); });
+    m->body = Lw.bodyBlock(m->dims, m->index, [&] { return runLevels(Lw, sp, idx, 0, final, false); }, sp.where);
     for (auto k : ks) {
       int o = Lw.newVar("col", arrayT(k, int(sp.dims.size())));
       m->outs.push_back(o);
@@ -475,7 +476,7 @@ static void buildSpace(Lowerer &Lw, Space &sp, const std::vector<Qualifier> &qs)
       cnt->dims = {N};
       cnt->index = {Lw.newVar("i", scalarT(ScalarKind::Long))};
       ExpP iv = varExp(cnt->index[0], scalarT(ScalarKind::Long));
-      cnt->body = Lw.subBlock(true, [&] {
+      cnt->body = Lw.bodyBlock(cnt->dims, cnt->index, [&] {
         return runLevels(Lw, sp, {iv}, 0, [&] {
           Val s = Lw.lower(q.expr);
           return std::vector<ExpP>{Lw.length(s, q.span)};
@@ -525,7 +526,7 @@ static void buildSpace(Lowerer &Lw, Space &sp, const std::vector<Qualifier> &qs)
       fill->dims = {N};
       fill->index = {Lw.newVar("i", scalarT(ScalarKind::Long))};
       ExpP fv2 = varExp(fill->index[0], scalarT(ScalarKind::Long));
-      fill->body = Lw.subBlock(true, [&] {
+      fill->body = Lw.bodyBlock(fill->dims, fill->index, [&] {
         runLevels(Lw, sp, {fv2}, 0, [&] {
           Val s = Lw.lower(q.expr);
           Env here = Lw.env;
@@ -629,7 +630,7 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
       auto red = std::make_shared<Reduce>();
       red->n = N;
       red->index = Lw.newVar("k", scalarT(ScalarKind::Long));
-      red->body = Lw.subBlock(true, [&] {
+      red->body = Lw.bodyBlock({red->n}, {red->index}, [&] {
         auto idx = decode(Lw, varExp(red->index, scalarT(ScalarKind::Long)), sp.dims);
         return runLevels(Lw, sp, idx, 0, [&] {
           ExpP n = Lw.length(Lw.lower(head), head->span);
@@ -681,7 +682,7 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
         fill->dims = {N};
         fill->index = {Lw.newVar("k", scalarT(ScalarKind::Long))};
         ExpP kv = varExp(fill->index[0], scalarT(ScalarKind::Long));
-        fill->body = Lw.subBlock(true, [&] {
+        fill->body = Lw.bodyBlock(fill->dims, fill->index, [&] {
           auto idx = decode(Lw, kv, sp.dims);
           runLevels(Lw, sp, idx, 0, [&] {
             Val h = Lw.lower(head);
@@ -716,7 +717,7 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
       idx.push_back(varExp(m->index.back(), scalarT(ScalarKind::Long)));
     }
     size_t outer = sp.dims.size();
-    m->body = Lw.subBlock(true, [&] {
+    m->body = Lw.bodyBlock(m->dims, m->index, [&] {
       return runLevels(Lw, sp, std::vector<ExpP>(idx.begin(), idx.begin() + outer), 0, [&] {
         Val h = Lw.lower(head);
         if (h.kind == Val::Array) h = Lw.toDelayed(h);
@@ -757,10 +758,10 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
     auto f = std::make_shared<Filter>();
     f->n = Lw.bindScalar("n", product(sp.dims));
     f->index = Lw.newVar("k", scalarT(ScalarKind::Long));
-    f->body = Lw.subBlock(true, [&] {
+    f->body = Lw.bodyBlock({f->n}, {f->index}, [&] {
       auto idx = decode(Lw, varExp(f->index, scalarT(ScalarKind::Long)), sp.dims);
       return runLevels(Lw, sp, idx, 0, final, true);
-    });
+    }, sp.where);
     for (auto k : ks) {
       int o = Lw.newVar("t", arrayT(k, 1));
       f->outs.push_back(o);
@@ -778,7 +779,7 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
     m->index.push_back(Lw.newVar("i", scalarT(ScalarKind::Long)));
     idx.push_back(varExp(m->index.back(), scalarT(ScalarKind::Long)));
   }
-  m->body = Lw.subBlock(true, [&] { return runLevels(Lw, sp, idx, 0, final, false); });
+  m->body = Lw.bodyBlock(m->dims, m->index, [&] { return runLevels(Lw, sp, idx, 0, final, false); }, sp.where);
   for (auto k : ks) {
     int o = Lw.newVar("t", arrayT(k, int(sp.dims.size())));
     m->outs.push_back(o);
@@ -880,7 +881,8 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
     for (auto &br : c.branches) {
       if (br.empty() || br[0].kind != Qualifier::Bind) error(c.span, "unsupported zip branch inside a parallel body");
       Val s = lower(br[0].expr);
-      if (s.kind == Val::Seq || !s.isArrayLike()) error(br[0].span, "unsupported: zip of an irregular array inside a parallel body");
+      if (s.kind == Val::Seq) s = indexable(s, br[0].span);
+      if (!s.isArrayLike()) error(br[0].span, "zip branch over a value that is not an array");
       srcs.push_back({&br[0].pattern, s});
       for (size_t i = 1; i < br.size(); ++i) {
         if (br[i].kind != Qualifier::Let) error(br[i].span, "unsupported: zip branch with several generators inside a parallel body");
@@ -931,6 +933,7 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
       int iv = newVar("i", scalarT(ScalarKind::Long));
       std::vector<ExpP> dims;
       bool seqHead = false;
+      NoHoist nh(*this);
       Block probe = subBlock(true, [&] {
         Env saved = env;
         env = outer;
@@ -1002,7 +1005,7 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
         auto st = std::make_shared<If>();
         st->cond = cnd.e;
         Env here = env;
-        st->thenB = subBlock(true, [&] { return rec(qi + 1, acc); });
+        st->thenB = condBlock(st->cond, [&] { return rec(qi + 1, acc); });
         env = here;
         st->elseB.results = acc;
         std::vector<ExpP> outs;
@@ -1028,6 +1031,7 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
     env = saved;
     return r;
   };
+  tagSeq(s, "comprehension", c.span, nullptr);
   return s;
 }
 

@@ -72,11 +72,31 @@ Block Lowerer::subBlock(bool dev, const std::function<std::vector<ExpP>()> &f) {
     deviceTop = &b;
     deviceVarStart = int(mod.vars.size());
   }
+  // The frame of this block (nested parallelism, LowerNested.cpp).
+  Frame fr;
+  fr.block = &b;
+  fr.id = ++frameCounter;
+  if (!dev) fr.kind = Frame::Host;
+  else if (!device) {
+    fr.kind = Frame::Top;
+    fr.host = cur;
+    if (pendingSpace.set) fr.dims = pendingSpace.dims, fr.index = pendingSpace.index, fr.where = pendingSpace.where;
+  } else if (pendingCond) {
+    fr.kind = Frame::Cond;
+    fr.cond = pendingCond;
+  } else {
+    fr.kind = Frame::Opaque;
+  }
+  pendingSpace = PendingSpace{};
+  pendingCond = nullptr;
+  frames.push_back(fr);
+  size_t depth = frames.size();
   cur = &b;
   device = dev;
   auto restore = [&] {
     cur = saved, device = savedDev, env = savedEnv;
     hostBlock = savedHost, deviceTop = savedTop, deviceVarStart = savedStart;
+    frames.resize(depth - 1);
   };
   try {
     b.results = f();
@@ -86,6 +106,20 @@ Block Lowerer::subBlock(bool dev, const std::function<std::vector<ExpP>()> &f) {
   }
   restore();
   return b;
+}
+
+Block Lowerer::bodyBlock(const std::vector<ExpP> &dims, const std::vector<int> &index,
+                         const std::function<std::vector<ExpP>()> &f, const std::string &where) {
+  pendingSpace.set = !device;
+  pendingSpace.dims = dims;
+  pendingSpace.index = index;
+  pendingSpace.where = where;
+  return subBlock(true, f);
+}
+
+Block Lowerer::condBlock(ExpP cond, const std::function<std::vector<ExpP>()> &f) {
+  if (device) pendingCond = cond;
+  return subBlock(device, f);
 }
 
 const Val *Lowerer::lookup(const std::string &name) const {
@@ -196,7 +230,7 @@ Val Lowerer::materialize(const Val &v, const Span &at) {
   for (size_t k = 0; k < v.dims.size(); ++k) m->index.push_back(newVar("i", scalarT(ScalarKind::Long)));
   std::vector<ExpP> idx;
   for (int i : m->index) idx.push_back(varExp(i, scalarT(ScalarKind::Long)));
-  m->body = subBlock(true, [&] { return leaves(v.fetch(idx), at); });
+  m->body = bodyBlock(m->dims, m->index, [&] { return leaves(v.fetch(idx), at); });
   std::vector<ExpP> arrs;
   for (auto k : ks) {
     int o = newVar("t", arrayT(k, int(v.dims.size())));
@@ -426,12 +460,14 @@ Val Lowerer::scalarBinary(BinOp op, const Val &a, const Val &b, const Span &at) 
   return Val::scalar(r, arrc::Type::scalarOf(r->type.elem));
 }
 
-Val Lowerer::elementwise(const std::vector<Val> &args, const TypeP &resultType, const Span &at,
+Val Lowerer::elementwise(const std::vector<Val> &args0, const TypeP &resultType, const Span &at,
                          const std::function<Val(const std::vector<Val> &)> &f, int checkCode) {
+  std::vector<Val> args = args0;
+  for (auto &a : args)
+    if (a.kind == Val::Seq) a = indexable(a, at);
   const Val *first = nullptr;
   for (auto &a : args)
     if (a.isArrayLike()) {
-      if (a.kind == Val::Seq) error(at, "unsupported: element-wise operation on an irregular array");
       if (!first) first = &a;
     }
   if (!first) return f(args);
@@ -499,6 +535,7 @@ Val Lowerer::elementwise(const std::vector<Val> &args, const TypeP &resultType, 
   else {
     // Find the element type by a dry run in a scratch block.
     TypeP et;
+    NoHoist nh(*this);
     Block scratch = subBlock(true, [&] {
       std::vector<ExpP> idx(rank, constLong(0));
       et = d.fetch(idx).type;
@@ -531,7 +568,7 @@ Val Lowerer::lowerBinary(const arrc::Binary &b) {
   if ((b.op == BinOp::And || b.op == BinOp::Or) && x.kind == Val::Scalar) {
     // Short circuit: the right side runs only when needed.
     Val y;
-    Block rb = subBlock(device, [&] {
+    Block rb = condBlock(b.op == BinOp::And ? x.e : unaryExp(UnOp::Not, x.e), [&] {
       y = lower(b.rhs);
       return std::vector<ExpP>{y.kind == Val::Scalar ? y.e : constBool(false)};
     });
@@ -570,11 +607,14 @@ Val Lowerer::deviceArrayIf(const arrc::If &e, ExpP cond) {
   const arrc::If *ep = &e;
   TypeP t = e.type;
   Val tv, ev;
-  subBlock(true, [&] { tv = lower(e.then); return std::vector<ExpP>{}; });
-  subBlock(true, [&] { ev = lower(e.els); return std::vector<ExpP>{}; });
+  {
+    NoHoist nh(*this);
+    subBlock(true, [&] { tv = lower(e.then); return std::vector<ExpP>{}; });
+    subBlock(true, [&] { ev = lower(e.els); return std::vector<ExpP>{}; });
+  }
   if (!tv.isArrayLike() || !ev.isArrayLike()) error(e.span, "internal: array branches expected");
-  auto branch = [this, captured, ep](bool thenSide, const std::function<std::vector<ExpP>(const Val &)> &use) {
-    return subBlock(true, [&] {
+  auto branch = [this, captured, ep, cond](bool thenSide, const std::function<std::vector<ExpP>(const Val &)> &use) {
+    return condBlock(thenSide ? cond : unaryExp(UnOp::Not, cond), [&] {
       Env saved = env;
       env = captured;
       Val v = lower(thenSide ? ep->then : ep->els);
@@ -607,6 +647,7 @@ Val Lowerer::deviceArrayIf(const arrc::If &e, ExpP cond) {
       auto use = [&](const Val &v) { return foldSeq(v, init, step, at); };
       return emitIf(branch(true, use), branch(false, use));
     };
+    tagSeq(r, "if", at, nullptr);
     return r;
   }
   int rank = t->rank;
@@ -633,8 +674,8 @@ Val Lowerer::lowerIf(const arrc::If &e) {
   if (c.kind != Val::Scalar) error(e.cond->span, "unsupported condition");
   if (device && e.type && e.type->isArray()) return deviceArrayIf(e, c.e);
   Val tv, ev;
-  Block tb = subBlock(device, [&] { tv = lower(e.then); return leaves(tv, e.then->span); });
-  Block eb = subBlock(device, [&] { ev = lower(e.els); return leaves(ev, e.els->span); });
+  Block tb = condBlock(c.e, [&] { tv = lower(e.then); return leaves(tv, e.then->span); });
+  Block eb = condBlock(unaryExp(UnOp::Not, c.e), [&] { ev = lower(e.els); return leaves(ev, e.els->span); });
   if (tb.results.size() != eb.results.size()) error(e.span, "internal: branches of different shapes");
   bool allScalar = tv.kind != Val::Array && ev.kind != Val::Array;
   bool cheap = tb.stmts.empty() && eb.stmts.empty() && allScalar;
@@ -1043,6 +1084,8 @@ ExpP Lowerer::deviceGuard(ExpP ok, int pos, int code, std::vector<ExpP> values) 
   auto it = guardVars.find(code);
   if (it == guardVars.end()) {
     int g = newVar("guard", arrayT(ScalarKind::Long, 1));
+    deviceVars.erase(g); // a host Literal (inserted at the start of the export)
+    hostVars.insert(g);
     mod.guards.push_back({g, Check::Code(code)});
     it = guardVars.emplace(code, g).first;
   }

@@ -163,7 +163,7 @@ Val Lowerer::lowerIndex(const arrc::Index &e) {
   if (!a.isArrayLike()) error(e.span, "indexing a value that is not an array");
   if (int(e.args.size()) != a.rank())
     error(e.span, "expected " + std::to_string(a.rank()) + " subscripts, got " + std::to_string(e.args.size()));
-  if (a.kind == Val::Seq) error(e.span, "unsupported: indexing an irregular array computed inside a parallel body");
+  if (a.kind == Val::Seq) a = indexable(a, e.span);
   int pos = position(e.span);
   if (!e.isSection()) {
     std::vector<ExpP> idx;
@@ -249,8 +249,7 @@ Val Lowerer::transposeVal(const Val &a, const Span &at) {
     }
     return arrayFromVars(a.type, arrs);
   }
-  if (a.kind == Val::Seq) error(at, "unsupported: transpose of an irregular array");
-  Val d = toDelayed(a);
+  Val d = toDelayed(a.kind == Val::Seq ? indexable(a, at) : a);
   Val t = d;
   t.dims.assign(d.dims.rbegin(), d.dims.rend());
   FetchFn f = d.fetch;
@@ -279,8 +278,7 @@ Val Lowerer::reverseVal(const Val &a, const Span &at) {
     }
     return arrayFromVars(a.type, arrs);
   }
-  if (a.kind == Val::Seq) error(at, "unsupported: reverse of an irregular array");
-  Val d = toDelayed(a);
+  Val d = toDelayed(a.kind == Val::Seq ? indexable(a, at) : a);
   Val t = d;
   FetchFn f = d.fetch;
   ExpP n = d.dims[0];
@@ -431,7 +429,7 @@ Val Lowerer::lowerWith(const arrc::With &e) {
   // per index; no storage) with in-body guards for the indices and shapes.
   Val a = lower(e.array);
   if (!a.isArrayLike()) error(e.span, "`with` on a value that is not an array");
-  if (a.kind == Val::Seq) error(e.span, "unsupported: `with` on an irregular array computed inside a parallel body");
+  if (a.kind == Val::Seq) a = indexable(a, e.span);
   if (int(e.args.size()) != a.rank()) error(e.span, "wrong number of subscripts in `with`");
   auto plan = planSection(*this, a, e.args, e.span, !device);
   Val v = lower(e.value);
@@ -439,7 +437,7 @@ Val Lowerer::lowerWith(const arrc::With &e) {
   for (auto &p : plan) section = section || p.kind != IndexArg::Single;
   if (!section && v.kind == Val::Scalar) v = Val::scalar(bindScalar("v", v.e), v.type);
   if (section && v.isArrayLike() && device) {
-    if (v.kind == Val::Seq) error(e.value->span, "unsupported: an irregular array computed inside a parallel body");
+    if (v.kind == Val::Seq) v = indexable(v, e.value->span);
     ExpP ok = constBool(true);
     int j = 0;
     for (auto &p : plan) {
@@ -503,7 +501,7 @@ Val Lowerer::lowerWith(const arrc::With &e) {
     }
     auto s = std::make_shared<If>();
     s->cond = bindScalar("in", in);
-    s->thenB = subBlock(true, [&] { return leaves(elementAt(v, vidx), at); });
+    s->thenB = condBlock(s->cond, [&] { return leaves(elementAt(v, vidx), at); });
     s->elseB.results = oldL;
     std::vector<ExpP> rs;
     for (auto &r : oldL) {
