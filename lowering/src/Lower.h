@@ -98,6 +98,8 @@ struct SeqInfo {
   // A filter of an indexable array: flattened as an expand into filter
   // (otherwise the generic count, scan, fill).
   std::shared_ptr<Val> filterPred, filterSrc;
+  // A scan: flattened as a segmented scan.
+  std::shared_ptr<Val> scanOp, scanNe, scanSrc;
 };
 
 // The statements of a SOAC body being built, and the blocks nested in it

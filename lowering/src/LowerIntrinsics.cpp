@@ -700,8 +700,6 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
       // result can be folded — sum, length, reduce, a nested generator —
       // but not indexed).
       if (!arr.isArrayLike()) error(at, "scan of a value that is not an array");
-      Val flat;
-      if (flattenScan(op, args[1], arr, at, flat)) return flat;
       OpFn f = funcOp(*this, op, et, at);
       std::vector<ExpP> ne = leaves(args[1], at);
       Val src = arr;
@@ -726,6 +724,9 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
         return res;
       };
       tagSeq(r, "scan", at, arr.kind == Val::Seq ? (arr.seq ? arr.seq->bound : nullptr) : extent(arr, 0, at));
+      r.seq->scanOp = std::make_shared<Val>(op);
+      r.seq->scanNe = std::make_shared<Val>(args[1]);
+      r.seq->scanSrc = std::make_shared<Val>(arr);
       return r;
     }
     auto s = std::make_shared<Scan>();

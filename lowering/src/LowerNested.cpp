@@ -731,6 +731,12 @@ Val Lowerer::indexable(const Val &v, const Span &at) {
   NestCtx c;
   std::string why;
   Val r;
+  if (v.seq && v.seq->scanSrc) {
+    // A scan: a segmented scan when flattened, else element k is a fold.
+    if (!flattenScan(*v.seq->scanOp, *v.seq->scanNe, *v.seq->scanSrc, wat, r)) r = kthSelect(*this, v, at);
+    v.seq->flat.push_back({frames.back().id, std::make_shared<Val>(r)});
+    return r;
+  }
   bool flat = options.nested != LowerOptions::Nested::Sequential && captureCtx(*this, c, why) &&
               analyse(*this, c, segGens(*this, v, at), why) && chooseFlatten(*this, c, v.seq ? v.seq->bound : nullptr, why);
   if (options.nested == LowerOptions::Nested::Sequential) why = "forced by --nested=sequential";
@@ -915,7 +921,7 @@ bool Lowerer::flattenScan(const Val &op, const Val &ne, const Val &xs, const Spa
       }
     }
   }
-  noteSequential(*this, "scan", at, why + "; a fold carrying the running prefix");
+  noteSequential(*this, "scan", at, why + "; element k is a fold carrying the running prefix");
   return false;
 }
 
