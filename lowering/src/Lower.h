@@ -79,6 +79,13 @@ struct EnvNode {
   std::string name;
   Val val;
   Env next;
+  // A function entry marker (name ""): the inlined function, its call site
+  // and the caller's environment, for positions inside stdlib and imported
+  // functions (reported at the user's call site). Lazily lowered code
+  // restores its environment, so it keeps its chain of calls.
+  const FunDecl *fn = nullptr;
+  Span callSite;
+  Env callerEnv;
 };
 
 // ---- helpers on source types
@@ -197,7 +204,9 @@ public:
   Block subBlock(bool dev, const std::function<std::vector<ExpP>()> &f);
 
   // ---- environment
-  void bind(const std::string &name, Val v) { env = std::make_shared<EnvNode>(EnvNode{name, std::move(v), env}); }
+  void bind(const std::string &name, Val v) {
+    env = std::make_shared<EnvNode>(EnvNode{name, std::move(v), env, nullptr, Span{}, nullptr});
+  }
   const Val *lookup(const std::string &name) const;
   void bindPattern(const Pattern &p, const Val &v, bool letBind = true);
 
@@ -286,9 +295,7 @@ public:
 
   // ---- functions
   void lowerExport(const FunDecl &d, Function &out);
-  // Call sites of the functions being inlined (for positions inside them).
-  std::vector<std::pair<const FunDecl *, Span>> callStack;
-  int mainFile = -1;
+  int mainFile = -1; // the file of the export being lowered
 };
 
 // Free variables of an expression (names only; functions/intrinsics excluded).

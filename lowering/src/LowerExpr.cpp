@@ -51,8 +51,34 @@ ExpP Lowerer::bindScalar(const std::string &name, ExpP e) {
   return varExp(v, e->type);
 }
 
+static bool spanWithin(const Span &outer, const Span &s) {
+  if (outer.file != s.file) return false;
+  auto le = [](const Pos &a, const Pos &b) { return a.line < b.line || (a.line == b.line && a.col <= b.col); };
+  return le(outer.begin, s.begin) && le(s.begin, outer.end);
+}
+
+// A position inside a stdlib or imported function (inlined at its call) is
+// reported at the user's call site, followed by one "note: in F at
+// FILE:LINE" line per function of the chain, innermost first. The notes go
+// between the position and the message text ("pos\nnote: ...\n: message");
+// arrc::Error moves them after the message.
 int Lowerer::position(const Span &s) {
   std::string loc = s.valid() ? sources.location(s) : std::string("<unknown>");
+  if (s.valid() && mainFile >= 0 && s.file != mainFile) {
+    std::string notes;
+    Span at = s;
+    Env e = env;
+    while (at.file != mainFile) {
+      const EnvNode *m = e.get();
+      while (m && !m->fn) m = m->next.get();
+      if (!m || !spanWithin(m->fn->span, at)) break;
+      std::string name = m->fn->instanceOf.empty() ? m->fn->name : m->fn->instanceOf;
+      notes += "note: in " + name + " at " + sources.path(at.file) + ":" + std::to_string(at.begin.line) + "\n";
+      at = m->callSite;
+      e = m->callerEnv;
+    }
+    if (at.valid() && at.file == mainFile && !notes.empty()) loc = sources.location(at) + "\n" + notes;
+  }
   for (size_t i = 0; i < mod.positions.size(); ++i)
     if (mod.positions[i] == loc) return int(i);
   return mod.position(loc);
@@ -402,7 +428,7 @@ Val Lowerer::inlineCall(const FunDecl *d, const std::vector<Val> &args, const Sp
   if (!d->body) error(at, "internal: function '" + d->name + "' has no body");
   if (d->params.size() != args.size()) error(at, "internal: wrong number of arguments to '" + d->name + "'");
   Env saved = env;
-  env = nullptr;
+  env = std::make_shared<EnvNode>(EnvNode{"", Val{}, nullptr, d, at, saved});
   inlineStack.push_back(d);
   try {
     for (size_t i = 0; i < args.size(); ++i) {
@@ -1095,6 +1121,7 @@ ExpP Lowerer::deviceGuard(ExpP ok, int pos, int code, std::vector<ExpP> values) 
 void Lowerer::lowerExport(const FunDecl &d, Function &out) {
   guardVars.clear();
   hostVars.clear();
+  mainFile = d.span.file;
   out.name = d.name;
   out.span = d.span;
   out.resultType = d.result;
