@@ -123,6 +123,9 @@ struct Frame {
   std::vector<int> index;
   Block *host = nullptr;
   std::string where;       // "comprehension 3:5", for notes
+  // Values of an enclosing body that SOACs over this space read from host
+  // columns (var -> column over the space): a loop lifted out of a body.
+  std::map<int, ExpP> cols;
 };
 
 class Lowerer {
@@ -144,6 +147,7 @@ public:
     std::vector<ExpP> dims;
     std::vector<int> index;
     std::string where;
+    std::map<int, ExpP> cols;
   } pendingSpace;
   ExpP pendingCond;
   // A SOAC body over the index space dims/index (flattening may re-evaluate
@@ -287,7 +291,8 @@ public:
   Val seqReduceByKey(const Val &op, const Val &ne, const Val &keys, const Val &vs, const Span &at, const TypeP &rt);
   // A loop in a body whose state holds arrays of varying extents: one host
   // loop over all the body's elements at once (flattened state).
-  bool nestedLoop(const arrc::Loop &e, Val &out);
+  // Positioned "unsupported" error when it cannot be flattened.
+  bool nestedLoop(const arrc::Loop &e, const Val &init, Val &out);
   // A Seq with nested info (what made it; an upper bound of its length).
   void tagSeq(Val &v, const std::string &what, const Span &at, ExpP bound);
   // An If whose result holds arrays, in a body (tuples of arrays included).

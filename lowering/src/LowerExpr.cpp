@@ -106,7 +106,8 @@ Block Lowerer::subBlock(bool dev, const std::function<std::vector<ExpP>()> &f) {
   else if (!device) {
     fr.kind = Frame::Top;
     fr.host = cur;
-    if (pendingSpace.set) fr.dims = pendingSpace.dims, fr.index = pendingSpace.index, fr.where = pendingSpace.where;
+    if (pendingSpace.set)
+      fr.dims = pendingSpace.dims, fr.index = pendingSpace.index, fr.where = pendingSpace.where, fr.cols = pendingSpace.cols;
   } else if (pendingCond) {
     fr.kind = Frame::Cond;
     fr.cond = pendingCond;
@@ -842,10 +843,69 @@ static bool hasArray(const TypeP &t) {
   return false;
 }
 
+// Whether v's arrays have the constant extents `shapes` (in order).
+static bool sameConstShapes(const Lowerer &L, const Val &v, const std::vector<std::vector<int64_t>> &shapes, size_t &si) {
+  switch (v.kind) {
+  case Val::Scalar: return true;
+  case Val::Tuple:
+    for (auto &e : v.elems)
+      if (!sameConstShapes(L, e, shapes, si)) return false;
+    return true;
+  case Val::Array:
+  case Val::Delayed: {
+    std::vector<int64_t> shape;
+    return si < shapes.size() && constShape(L, v, shape) && shape == shapes[si++];
+  }
+  default: return false;
+  }
+}
+
+static bool constShapes(const Lowerer &L, const Val &v) {
+  if (v.kind == Val::Tuple) {
+    for (auto &e : v.elems)
+      if (!constShapes(L, e)) return false;
+    return true;
+  }
+  std::vector<int64_t> shape;
+  return v.kind == Val::Scalar || ((v.kind == Val::Array || v.kind == Val::Delayed) && constShape(L, v, shape));
+}
+
 Val Lowerer::lowerLoop(const arrc::Loop &e) {
   Val init = lower(e.init);
   TypeP st = e.type ? e.type : init.type;
   bool scal = device && hasArray(st);
+  if (scal) {
+    // Array state in a body: scalarised when its extents are small constants
+    // that the body keeps; otherwise the loop is lifted out of the body
+    // (LowerNested.cpp: one host loop over every element's state).
+    bool keep = constShapes(*this, init);
+    if (keep) {
+      std::vector<std::vector<int64_t>> sh;
+      size_t si = 0;
+      NoHoist nh(*this);
+      subBlock(true, [&] {
+        scalarLeaves(init, sh, true, si, e.init->span);
+        std::vector<ExpP> ps;
+        size_t s2 = 0;
+        auto probeLs = scalarLeaves(init, sh, false, s2, e.init->span);
+        for (auto &x : probeLs) ps.push_back(varExp(newVar("s", x->type), x->type));
+        size_t pos = 0, s3 = 0;
+        bindPattern(e.pattern, scalarRebuild(st, ps, pos, sh, s3), false);
+        if (e.form == arrc::Loop::For && !e.indexName.empty())
+          bind(e.indexName, Val::scalar(varExp(newVar("i", scalarT(ScalarKind::Int)), scalarT(ScalarKind::Int)),
+                                        arrc::Type::scalarOf(ScalarKind::Int)));
+        Val b = lower(e.body);
+        size_t s4 = 0;
+        keep = sameConstShapes(*this, b, sh, s4);
+        return std::vector<ExpP>{};
+      });
+    }
+    if (!keep) {
+      Val out;
+      nestedLoop(e, init, out);
+      return out;
+    }
+  }
   std::vector<std::vector<int64_t>> shapes;
   size_t si0 = 0;
   auto ls = scal ? scalarLeaves(init, shapes, true, si0, e.init->span) : leaves(init, e.init->span);

@@ -64,6 +64,7 @@ bool captureCtx(Lowerer &L, NestCtx &c, std::string &why) {
     return false;
   }
   c.chain = {L.frames[t]};
+  c.cols = L.frames[t].cols;
   for (size_t k = size_t(t) + 1; k < L.frames.size() && L.frames[k].kind == Frame::Cond; ++k)
     c.chain.push_back(L.frames[k]);
   return true;
@@ -149,7 +150,7 @@ bool analyse(Lowerer &L, NestCtx &c, const std::vector<Gen> &gens, std::string &
   }
   std::vector<std::vector<StmtP>> kept;
   std::set<int> used;
-  if (!sliceFor(L, c, need, {seg, j}, kept, used, why)) return false;
+  if (!sliceFor(L, c, need, {seg, j}, kept, used, why, &c.cols)) return false;
   c.used.insert(used.begin(), used.end());
   return true;
 }
@@ -166,7 +167,7 @@ struct NotReplayable {
 std::vector<ExpP> replayAt(Lowerer &L, const NestCtx &c, const ExpP &segExp, const std::set<int> &allowed,
                            const std::function<std::vector<ExpP>()> &gen, bool perElement = false) {
   std::map<int, ExpP> sub;
-  const std::map<int, ExpP> *provided = perElement && !c.cols.empty() ? &c.cols : nullptr;
+  const std::map<int, ExpP> *provided = c.cols.empty() ? nullptr : &c.cols;
   if (provided)
     for (auto &kv : c.cols) sub[kv.first] = L.bindScalar(L.mod.vars[kv.first].name, readExp(kv.second, {segExp}));
   std::vector<int> used(c.used.begin(), c.used.end());
@@ -182,8 +183,7 @@ std::vector<ExpP> replayAt(Lowerer &L, const NestCtx &c, const ExpP &segExp, con
     }
   }
   Block t = L.subBlock(true, gen);
-  std::set<int> need = freeVarsOf(t);
-  for (auto &r : t.results) expVars(r, need);
+  std::set<int> need = freeVarsOf(t); // (results included)
   std::vector<std::vector<StmtP>> kept;
   std::set<int> usedIdx;
   std::string why;
@@ -247,7 +247,12 @@ struct HostScope {
     c.width = L.bindScalar("segs", w);
   }
   void commit() {
-    if (L.noHoist) return;
+    if (L.noHoist) {
+      // probing: kept aside (a lifted loop's probe reads what they use)
+      for (auto &s : scratch.stmts) L.probeDiscard.stmts.push_back(s);
+      scratch.stmts.clear();
+      return;
+    }
     if (!scratch.stmts.empty()) {
       auto &first = scratch.stmts.front();
       first->note = first->note.empty() ? note : note + "; " + first->note;
@@ -281,7 +286,6 @@ void provideContext(Lowerer &L, const NestCtx &c, const std::vector<Gen> &elemGe
     for (auto &g : elemGens) {
       Block t = L.subBlock(true, [&] { return g(lv(seg), lv(j)); });
       auto fv = freeVarsOf(t);
-      for (auto &r : t.results) expVars(r, fv);
       need.insert(fv.begin(), fv.end());
     }
   }
@@ -1140,6 +1144,489 @@ Val Lowerer::seqReduceByKey(const Val &op, const Val &ne, const Val &keys0, cons
   };
   TypeP t = rt ? rt : arrc::Type::tuple({keys.type, vs.type});
   return Val::tuple({dk, dv}, t);
+}
+
+} // namespace arrc::lower
+
+// ------------------------------------------------------------ loops
+namespace arrc::lower {
+namespace {
+// A loop state component: a scalar leaf or a rank-1 array.
+struct LoopComp {
+  bool array = false;
+  TypeP type;
+};
+
+bool stateComps(const TypeP &t, std::vector<LoopComp> &out) {
+  if (!t) return false;
+  if (t->kind == arrc::Type::Tuple) {
+    for (auto &e : t->elems)
+      if (!stateComps(e, out)) return false;
+    return true;
+  }
+  if (t->isArray()) {
+    if (t->rank != 1) return false;
+    out.push_back({true, t});
+    return true;
+  }
+  if (t->isScalar()) {
+    out.push_back({false, t});
+    return true;
+  }
+  return false;
+}
+
+void valComps(const Val &v, std::vector<Val> &out) {
+  if (v.kind == Val::Tuple) {
+    for (auto &e : v.elems) valComps(e, out);
+    return;
+  }
+  out.push_back(v);
+}
+
+Val compsToVal(const TypeP &t, const std::vector<Val> &comps, size_t &pos) {
+  if (t->kind == arrc::Type::Tuple) {
+    std::vector<Val> es;
+    for (auto &e : t->elems) es.push_back(compsToVal(e, comps, pos));
+    return Val::tuple(es, t);
+  }
+  return comps.at(pos++);
+}
+
+// Host: arrays over the segments (of the given kinds) holding gen's results.
+std::vector<ExpP> perSegmentVals(Lowerer &L, const NestCtx &c, const std::vector<ScalarKind> &ks, const std::string &name,
+                                 const std::function<std::vector<ExpP>()> &gen) {
+  auto m = std::make_shared<Map>();
+  m->dims = {c.width};
+  m->index = {L.newVar("s", L1())};
+  ExpP s = lv(m->index[0]);
+  m->body = L.bodyBlock(m->dims, m->index, [&] {
+    auto r = replayAt(L, c, s, {m->index[0]}, gen);
+    for (size_t k = 0; k < r.size(); ++k) r[k] = convertExp(r[k], ks.at(k));
+    return r;
+  });
+  auto cols = newCols(L, ks, name, m->outs);
+  L.emit(m);
+  return cols;
+}
+
+// Host: per segment, the new state where `act` holds, else the old one.
+Segs mergeSegs(Lowerer &L, const NestCtx &c, const ExpP &act, const Segs &nw, const Segs &old) {
+  Segs g;
+  g.type = old.type;
+  auto m = std::make_shared<Map>();
+  m->dims = {c.width};
+  m->index = {L.newVar("s", L1())};
+  ExpP s = lv(m->index[0]);
+  m->body.results = {selectExp(readExp(act, {s}), readExp(nw.lens, {s}), readExp(old.lens, {s}))};
+  int lo = L.newVar("lens", arrayT(ScalarKind::Long, 1));
+  m->outs = {lo};
+  L.emit(m);
+  g.lens = varExp(L.mod, lo);
+  g.offs = exclusiveScan(L, g.lens, c.width);
+  auto x = std::make_shared<Expand>();
+  x->n = c.width;
+  x->index = L.newVar("s", L1());
+  x->inner = L.newVar("j", L1());
+  ExpP xs = lv(x->index), j = lv(x->inner);
+  x->size.results = {readExp(g.lens, {xs})};
+  x->body = L.subBlock(true, [&] {
+    auto st = std::make_shared<If>();
+    st->cond = readExp(act, {xs});
+    for (auto &d : nw.data) st->thenB.results.push_back(readExp(d, {addL(readExp(nw.offs, {xs}), j)}));
+    for (auto &d : old.data) st->elseB.results.push_back(readExp(d, {addL(readExp(old.offs, {xs}), j)}));
+    std::vector<ExpP> rs;
+    for (auto &r : st->thenB.results) {
+      int o = L.newVar("v", r->type);
+      st->outs.push_back(o);
+      rs.push_back(varExp(o, r->type));
+    }
+    L.emit(st);
+    return rs;
+  });
+  std::vector<ScalarKind> ks;
+  for (auto &d : old.data) ks.push_back(d->type.elem);
+  g.data = newCols(L, ks, "state", x->outs);
+  L.emit(x);
+  return g;
+}
+
+// The host state of a lifted loop: per component, a scalar array over the
+// segments, or (data leaves, offsets, lengths).
+struct HostState {
+  std::vector<ExpP> all; // in order: per component its arrays
+  std::vector<std::vector<ExpP>> comp;
+};
+
+HostState splitState(const std::vector<LoopComp> &comps, const std::vector<ExpP> &flat) {
+  HostState h;
+  h.all = flat;
+  size_t p = 0;
+  for (auto &c : comps) {
+    size_t n = c.array ? kindsOf(c.type).size() + 2 : 1;
+    h.comp.push_back(std::vector<ExpP>(flat.begin() + p, flat.begin() + p + n));
+    p += n;
+  }
+  return h;
+}
+
+Segs stateSegs(const LoopComp &c, const std::vector<ExpP> &arrs) {
+  Segs g;
+  g.type = c.type;
+  g.data.assign(arrs.begin(), arrs.end() - 2);
+  g.offs = arrs[arrs.size() - 2];
+  g.lens = arrs.back();
+  return g;
+}
+
+std::vector<ExpP> segsArrays(const Segs &g) {
+  std::vector<ExpP> r = g.data;
+  r.push_back(g.offs);
+  r.push_back(g.lens);
+  return r;
+}
+} // namespace
+
+bool Lowerer::nestedLoop(const arrc::Loop &e, const Val &init, Val &out) {
+  NestCtx c0;
+  std::string why;
+  auto fail = [&](const std::string &w) -> bool {
+    error(e.span, "unsupported: a loop whose state holds arrays of varying extents inside a parallel body (" + w + ")");
+  };
+  if (!captureCtx(*this, c0, why)) return fail(why);
+  TypeP st = e.type ? e.type : init.type;
+  std::vector<LoopComp> comps;
+  if (!stateComps(st, comps)) return fail("a state array of rank > 1");
+  std::vector<Val> initComps;
+  valComps(init, initComps);
+  if (initComps.size() != comps.size()) return fail("internal: state components");
+  bool isFor = e.form == arrc::Loop::For;
+  Val bound;
+  if (isFor) {
+    bound = lower(e.bound);
+    if (bound.kind != Val::Scalar) error(e.bound->span, "unsupported loop bound");
+  }
+  Env loopEnv = env;
+  std::string where = "loop " + locString(sources, e.span);
+
+  // One pass over the loop's code for every segment (the virtual body):
+  // the state is each segment's part of the host arrays `params`, the new
+  // state where the segment is active is flattened into host arrays (into
+  // the current host block), then merged with the old one.
+  // Returns the new host state (and the "any active" flag for while loops).
+  struct PassOut {
+    std::vector<ExpP> state;
+    ExpP any;
+    Block vb; // the virtual body (a probe reads what it uses)
+  };
+  auto pass = [&](const ExpP &N, const std::vector<ExpP> &params, const ExpP &t, const ExpP &cnt,
+                  const std::map<int, ExpP> &cols, bool probe) {
+    PassOut po;
+    HostState hs = splitState(comps, params);
+    int k = newVar("seg", L1());
+    pendingSpace.cols = cols;
+    po.vb = bodyBlock({N}, {k}, [&] {
+      env = loopEnv;
+      ExpP kv = lv(k);
+      std::vector<Val> sv;
+      for (size_t q = 0; q < comps.size(); ++q) {
+        if (!comps[q].array) {
+          sv.push_back(Val::scalar(bindScalar("s", readExp(hs.comp[q][0], {kv})), comps[q].type));
+          continue;
+        }
+        Segs g = stateSegs(comps[q], hs.comp[q]);
+        ExpP off = bindScalar("off", readExp(g.offs, {kv}));
+        ExpP len = bindScalar("len", readExp(g.lens, {kv}));
+        Val arr = arrayFromVars(g.type, g.data);
+        Val d;
+        d.kind = Val::Delayed;
+        d.type = g.type;
+        d.dims = {len};
+        Lowerer *Lp = this;
+        d.fetch = [Lp, arr, off](const std::vector<ExpP> &i) { return Lp->elementAt(arr, {addL(off, i[0])}); };
+        sv.push_back(d);
+      }
+      size_t pos = 0;
+      bindPattern(e.pattern, compsToVal(st, sv, pos), false);
+      if (isFor && !e.indexName.empty())
+        bind(e.indexName, Val::scalar(convertExp(t, bound.e->type.elem), e.bound->type));
+      ExpP act;
+      if (isFor) act = cnt ? binaryExp(BinOp::Lt, t, readExp(cnt, {kv})) : constBool(true);
+      else act = lower(e.cond).e;
+      act = bindScalar("active", act);
+      NestCtx ctop;
+      std::string w;
+      if (!captureCtx(*this, ctop, w)) throw NotReplayable{w};
+      ctop.used = {0};
+      std::vector<Segs> newArr(comps.size());
+      std::vector<ExpP> newScal(comps.size());
+      condBlock(act, [&] {
+        Val r = lower(e.body);
+        std::vector<Val> rc;
+        valComps(r, rc);
+        if (probe) {
+          // what flattening the new state would evaluate, inline
+          int j = newVar("j", L1());
+          for (size_t q = 0; q < comps.size(); ++q) {
+            if (comps[q].array)
+              for (auto &g : segGens(*this, rc[q], e.body->span)) g(kv, lv(j));
+            else
+              bindScalar("s", rc[q].e);
+          }
+          return std::vector<ExpP>{};
+        }
+        NestCtx cv;
+        std::string w2;
+        if (!captureCtx(*this, cv, w2)) throw NotReplayable{w2};
+        std::vector<Gen> gens;
+        for (size_t q = 0; q < comps.size(); ++q) {
+          if (comps[q].array) {
+            auto g = segGens(*this, rc[q], e.body->span);
+            gens.insert(gens.end(), g.begin(), g.end());
+          } else {
+            Val x = rc[q];
+            gens.push_back([x](const ExpP &, const ExpP &) { return std::vector<ExpP>{x.e}; });
+          }
+        }
+        if (!analyse(*this, cv, gens, w2)) throw NotReplayable{w2};
+        cv.used = {0};
+        HostScope h(*this, cv, "");
+        for (size_t q = 0; q < comps.size(); ++q) {
+          if (comps[q].array) {
+            newArr[q] = buildSegs(*this, cv, rc[q], e.body->span);
+          } else {
+            Val x = rc[q];
+            newScal[q] = perSegmentVals(*this, cv, {comps[q].type->scalar}, "state", [&] { return std::vector<ExpP>{x.e}; })[0];
+          }
+        }
+        h.commit();
+        return std::vector<ExpP>{};
+      });
+      if (probe) return std::vector<ExpP>{};
+      // The active flags, then per segment the new state where active.
+      bool merge = !isFor || cnt;
+      HostScope h(*this, ctop, "");
+      ExpP actArr = merge ? perSegmentVals(*this, ctop, {ScalarKind::Bool}, "active", [&] { return std::vector<ExpP>{act}; })[0]
+                          : nullptr;
+      for (size_t q = 0; q < comps.size(); ++q) {
+        if (comps[q].array) {
+          Segs g = newArr[q];
+          if (merge) g = mergeSegs(*this, ctop, actArr, g, stateSegs(comps[q], hs.comp[q]));
+          auto a = segsArrays(g);
+          po.state.insert(po.state.end(), a.begin(), a.end());
+        } else if (merge) {
+          auto m = std::make_shared<Map>();
+          m->dims = {ctop.width};
+          m->index = {newVar("s", L1())};
+          ExpP s = lv(m->index[0]);
+          m->body.results = {selectExp(readExp(actArr, {s}), readExp(newScal[q], {s}), readExp(hs.comp[q][0], {s}))};
+          int o = newVar("state", arrayT(comps[q].type->scalar, 1));
+          m->outs = {o};
+          emit(m);
+          po.state.push_back(varExp(mod, o));
+        } else {
+          po.state.push_back(newScal[q]);
+        }
+      }
+      if (!isFor) {
+        auto r = std::make_shared<Reduce>();
+        r->n = ctop.width;
+        r->index = newVar("s", L1());
+        r->body.results = {readExp(actArr, {lv(r->index)})};
+        int a = newVar("a", scalarT(ScalarKind::Bool)), b = newVar("b", scalarT(ScalarKind::Bool));
+        r->op.params = {a, b};
+        r->op.body.results = {binaryExp(BinOp::Or, varExp(a, scalarT(ScalarKind::Bool)), varExp(b, scalarT(ScalarKind::Bool)))};
+        r->ne = {constBool(false)};
+        int o = newVar("any", scalarT(ScalarKind::Bool));
+        r->outs = {o};
+        emit(r);
+        po.any = varExp(o, scalarT(ScalarKind::Bool));
+      }
+      h.commit();
+      return std::vector<ExpP>{};
+    });
+    return po;
+  };
+
+  try {
+    // 1. Probe: the values of the enclosing body that the loop's code uses.
+    std::set<int> outerNeed;
+    {
+      NoHoist nh(*this);
+      Block fakeHost;
+      Block *savedCur = cur;
+      bool savedDev = device;
+      Env savedEnv = env;
+      Frame f;
+      f.kind = Frame::Host;
+      f.block = &fakeHost;
+      f.id = ++frameCounter;
+      frames.push_back(f);
+      size_t depth = frames.size();
+      cur = &fakeHost;
+      device = false;
+      probeDiscard.stmts.clear();
+      auto restore = [&] {
+        frames.resize(depth - 1);
+        cur = savedCur;
+        device = savedDev;
+        env = savedEnv;
+      };
+      try {
+        ExpP N = lv(newVar("segs", L1()));
+        std::vector<ExpP> params;
+        for (auto &c : comps) {
+          std::vector<ScalarKind> ks = c.array ? kindsOf(c.type) : std::vector<ScalarKind>{c.type->scalar};
+          if (c.array) ks.push_back(ScalarKind::Long), ks.push_back(ScalarKind::Long);
+          for (auto kk : ks) params.push_back(varExp(newVar("p", arrayT(kk, 1)), arrayT(kk, 1)));
+        }
+        ExpP t = lv(newVar("t", L1()));
+        ExpP cnt = isFor ? varExp(newVar("cnt", arrayT(ScalarKind::Long, 1)), arrayT(ScalarKind::Long, 1)) : nullptr;
+        PassOut po = pass(N, params, t, cnt, {}, true);
+        fakeHost.stmts.insert(fakeHost.stmts.end(), probeDiscard.stmts.begin(), probeDiscard.stmts.end());
+        auto m = std::make_shared<Map>(); // holds the virtual body, for its free variables
+        m->dims = {N};
+        m->body = po.vb;
+        fakeHost.stmts.push_back(m);
+      } catch (...) {
+        restore();
+        throw;
+      }
+      restore();
+      std::set<int> fv = freeVarsOf(fakeHost);
+      auto &ix = c0.chain[0].index;
+      for (int v : fv)
+        if (deviceVars.count(v) || std::find(ix.begin(), ix.end(), v) != ix.end()) outerNeed.insert(v);
+      probeDiscard.stmts.clear();
+    }
+    // 2. Analysis in the enclosing body: the initial state, the bound, the
+    // values the loop uses.
+    std::vector<Gen> gens;
+    for (size_t q = 0; q < comps.size(); ++q) {
+      if (comps[q].array) {
+        auto g = segGens(*this, initComps[q], e.init->span);
+        gens.insert(gens.end(), g.begin(), g.end());
+      } else {
+        Val x = initComps[q];
+        gens.push_back([x](const ExpP &, const ExpP &) { return std::vector<ExpP>{x.e}; });
+      }
+    }
+    bool perSegCount = isFor && !hostExps(*this, c0, {bound.e});
+    if (perSegCount) {
+      ExpP b = bound.e;
+      gens.push_back([b](const ExpP &, const ExpP &) { return std::vector<ExpP>{b}; });
+    }
+    std::vector<int> outerVars(outerNeed.begin(), outerNeed.end());
+    gens.push_back([this, outerVars](const ExpP &, const ExpP &) {
+      std::vector<ExpP> r;
+      for (int v : outerVars) r.push_back(varExp(mod, v));
+      return r;
+    });
+    if (!analyse(*this, c0, gens, why)) return fail(why);
+    std::vector<HostState> finals;
+    std::vector<ExpP> finalArrs;
+    {
+      HostScope hs(*this, c0, where + " in " + (c0.chain[0].where.empty() ? std::string("a parallel body") : c0.chain[0].where) +
+                                  ": its state arrays vary in size, so it runs once for all elements (flattened state, "
+                                  "memory sized by each iteration's counts)");
+      // The enclosing body's values, per segment.
+      std::map<int, ExpP> cols;
+      if (!outerVars.empty()) {
+        std::vector<ScalarKind> ks;
+        for (int v : outerVars) ks.push_back(mod.vars[v].type.elem);
+        auto cs = perSegmentVals(*this, c0, ks, "ctx", [&] {
+          std::vector<ExpP> r;
+          for (int v : outerVars) r.push_back(varExp(mod, v));
+          return r;
+        });
+        for (size_t q = 0; q < outerVars.size(); ++q) cols[outerVars[q]] = cs[q];
+      }
+      // The initial state.
+      std::vector<ExpP> initArrs;
+      for (size_t q = 0; q < comps.size(); ++q) {
+        if (comps[q].array) {
+          auto a = segsArrays(buildSegs(*this, c0, initComps[q], e.init->span));
+          initArrs.insert(initArrs.end(), a.begin(), a.end());
+        } else {
+          Val x = initComps[q];
+          initArrs.push_back(perSegmentVals(*this, c0, {comps[q].type->scalar}, "state", [&] { return std::vector<ExpP>{x.e}; })[0]);
+        }
+      }
+      ExpP cnt, hostCount;
+      if (isFor) {
+        if (perSegCount) {
+          ExpP b = bound.e;
+          cnt = perSegment(*this, c0, "count", [&](const ExpP &, const ExpP &) { return std::vector<ExpP>{b}; });
+          auto r = std::make_shared<Reduce>();
+          r->n = c0.width;
+          r->index = newVar("s", L1());
+          r->body.results = {readExp(cnt, {lv(r->index)})};
+          int a = newVar("a", L1()), b2 = newVar("b", L1());
+          r->op.params = {a, b2};
+          r->op.body.results = {callExp("max", {lv(a), lv(b2)}, ScalarKind::Long)};
+          r->ne = {constLong(0)};
+          int o = newVar("rounds", L1());
+          r->outs = {o};
+          emit(r);
+          hostCount = lv(o);
+        } else {
+          hostCount = bindScalar("rounds", toLong(bound.e));
+        }
+      }
+      // The host loop.
+      auto loop = std::make_shared<Loop>();
+      loop->form = isFor ? Loop::For : Loop::While;
+      loop->init = initArrs;
+      std::vector<ExpP> params;
+      for (auto &x : initArrs) {
+        int p = newVar("state", x->type);
+        loop->params.push_back(p);
+        params.push_back(varExp(p, x->type));
+      }
+      ExpP anyP;
+      if (!isFor) {
+        int p = newVar("any", scalarT(ScalarKind::Bool));
+        loop->params.push_back(p);
+        loop->init.push_back(constBool(true));
+        anyP = varExp(p, scalarT(ScalarKind::Bool));
+        loop->cond.results = {anyP};
+      } else {
+        loop->count = hostCount;
+        loop->index = newVar("round", L1());
+      }
+      ExpP N = c0.width;
+      loop->body = subBlock(false, [&] {
+        PassOut po = pass(N, params, isFor ? lv(loop->index) : nullptr, cnt, cols, false);
+        auto r = po.state;
+        if (!isFor) r.push_back(po.any);
+        return r;
+      });
+      for (auto &x : loop->init) {
+        int o = newVar("state", x->type);
+        loop->outs.push_back(o);
+        finalArrs.push_back(varExp(o, x->type));
+      }
+      loop->span = e.span;
+      emit(loop);
+      hs.commit();
+    }
+    // The final state, read by each element of the body.
+    HostState fs = splitState(comps, finalArrs);
+    ExpP here = flatHere(*this, c0);
+    std::vector<Val> outComps;
+    for (size_t q = 0; q < comps.size(); ++q) {
+      if (!comps[q].array) {
+        outComps.push_back(Val::scalar(bindScalar("s", readExp(fs.comp[q][0], {here})), comps[q].type));
+        continue;
+      }
+      outComps.push_back(segValue(*this, c0, stateSegs(comps[q], fs.comp[q])));
+    }
+    size_t pos = 0;
+    out = compsToVal(st, outComps, pos);
+    return true;
+  } catch (const NotReplayable &x) {
+    return fail(x.why);
+  }
 }
 
 } // namespace arrc::lower
