@@ -239,7 +239,7 @@ public:
   Val lowerBinary(const arrc::Binary &b);
   Val scalarBinary(BinOp op, const Val &a, const Val &b, const Span &at);
   Val lowerIf(const arrc::If &e);
-  Val deviceArrayIf(const arrc::If &e, ExpP cond);
+  Val deviceArrayIf(const arrc::If &e, ExpP cond, const std::vector<int> &path = {});
   Val lowerLoop(const arrc::Loop &e);
   // Loop state inside a body: arrays of constant extents as one scalar per element.
   std::vector<ExpP> scalarLeaves(const Val &v, std::vector<std::vector<int64_t>> &shapes, bool record, size_t &si,
@@ -257,6 +257,7 @@ public:
   Val lowerWith(const arrc::With &e);
   Val lowerNew(const arrc::New &e);
   Val lowerArrayLit(const arrc::ArrayLit &e);
+  Val arrayLitOfArrays(const arrc::ArrayLit &e, const std::vector<int64_t> &shape, const std::vector<const Expr *> &items);
   Val lowerRange(const arrc::Range &e);
   Val transposeVal(const Val &a, const Span &at);
   Val reverseVal(const Val &a, const Span &at);

@@ -628,23 +628,38 @@ Val Lowerer::lowerBinary(const arrc::Binary &b) {
 // under an If statement: the extents (a Delayed result) or the whole fold (a
 // Seq result, when a branch is irregular), so that the branch not taken is
 // never evaluated.
-Val Lowerer::deviceArrayIf(const arrc::If &e, ExpP cond) {
+static Val projectPath(const Val &v, const std::vector<int> &path) {
+  Val r = v;
+  for (int k : path) {
+    Val x = r.elems.at(size_t(k));
+    r = x;
+  }
+  return r;
+}
+
+static TypeP typeAtPath(TypeP t, const std::vector<int> &path) {
+  for (int k : path) t = t->elems.at(size_t(k));
+  return t;
+}
+
+// An `if` whose result is (or holds, at tuple path `path`) an array.
+Val Lowerer::deviceArrayIf(const arrc::If &e, ExpP cond, const std::vector<int> &path) {
   cond = bindScalar("c", cond);
   Env captured = env;
   const arrc::If *ep = &e;
-  TypeP t = e.type;
+  TypeP t = typeAtPath(e.type, path);
   Val tv, ev;
   {
     NoHoist nh(*this);
-    subBlock(true, [&] { tv = lower(e.then); return std::vector<ExpP>{}; });
-    subBlock(true, [&] { ev = lower(e.els); return std::vector<ExpP>{}; });
+    subBlock(true, [&] { tv = projectPath(lower(e.then), path); return std::vector<ExpP>{}; });
+    subBlock(true, [&] { ev = projectPath(lower(e.els), path); return std::vector<ExpP>{}; });
   }
   if (!tv.isArrayLike() || !ev.isArrayLike()) error(e.span, "internal: array branches expected");
-  auto branch = [this, captured, ep, cond](bool thenSide, const std::function<std::vector<ExpP>(const Val &)> &use) {
+  auto branch = [this, captured, ep, cond, path](bool thenSide, const std::function<std::vector<ExpP>(const Val &)> &use) {
     return condBlock(thenSide ? cond : unaryExp(UnOp::Not, cond), [&] {
       Env saved = env;
       env = captured;
-      Val v = lower(thenSide ? ep->then : ep->els);
+      Val v = projectPath(lower(thenSide ? ep->then : ep->els), path);
       env = saved;
       return use(v);
     });
@@ -696,10 +711,74 @@ Val Lowerer::deviceArrayIf(const arrc::If &e, ExpP cond) {
   return d;
 }
 
+static bool hasArrayType(const TypeP &t) {
+  if (!t) return false;
+  if (t->isArray()) return true;
+  if (t->kind == arrc::Type::Tuple)
+    for (auto &x : t->elems)
+      if (hasArrayType(x)) return true;
+  return false;
+}
+
+// An `if` whose result is a tuple holding arrays, in a body: each array
+// component is an array-valued if (deviceArrayIf), the scalar leaves come
+// from one If statement.
+Val Lowerer::deviceIfValue(const arrc::If &e, ExpP cond) {
+  cond = bindScalar("c", cond);
+  Env captured = env;
+  // the scalar leaves of a value, in order, skipping arrays
+  std::function<void(const Val &, std::vector<ExpP> &)> scalars = [&](const Val &v, std::vector<ExpP> &out) {
+    if (v.kind == Val::Tuple) {
+      for (auto &x : v.elems) scalars(x, out);
+    } else if (v.kind == Val::Scalar) {
+      out.push_back(v.e);
+    }
+  };
+  auto side = [&](bool thenSide) {
+    return condBlock(thenSide ? cond : unaryExp(UnOp::Not, cond), [&] {
+      Env saved = env;
+      env = captured;
+      Val v = lower(thenSide ? e.then : e.els);
+      env = saved;
+      std::vector<ExpP> out;
+      scalars(v, out);
+      return out;
+    });
+  };
+  auto st = std::make_shared<If>();
+  st->cond = cond;
+  st->thenB = side(true);
+  st->elseB = side(false);
+  std::vector<ExpP> sl;
+  for (auto &r : st->thenB.results) {
+    int o = newVar("r", r->type);
+    st->outs.push_back(o);
+    sl.push_back(varExp(o, r->type));
+  }
+  st->span = e.span;
+  if (!st->outs.empty()) emit(st);
+  size_t si = 0;
+  std::function<Val(const TypeP &, std::vector<int>)> build = [&](const TypeP &t, std::vector<int> path) -> Val {
+    if (t->kind == arrc::Type::Tuple) {
+      std::vector<Val> es;
+      for (size_t k = 0; k < t->elems.size(); ++k) {
+        auto p = path;
+        p.push_back(int(k));
+        es.push_back(build(t->elems[k], p));
+      }
+      return Val::tuple(es, t);
+    }
+    if (t->isArray()) return deviceArrayIf(e, cond, path);
+    return Val::scalar(sl.at(si++), t);
+  };
+  return build(e.type, {});
+}
+
 Val Lowerer::lowerIf(const arrc::If &e) {
   Val c = lower(e.cond);
   if (c.kind != Val::Scalar) error(e.cond->span, "unsupported condition");
   if (device && e.type && e.type->isArray()) return deviceArrayIf(e, c.e);
+  if (device && hasArrayType(e.type)) return deviceIfValue(e, c.e);
   Val tv, ev;
   Block tb = condBlock(c.e, [&] { tv = lower(e.then); return leaves(tv, e.then->span); });
   Block eb = condBlock(unaryExp(UnOp::Not, c.e), [&] { ev = lower(e.els); return leaves(ev, e.els->span); });
