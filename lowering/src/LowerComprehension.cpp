@@ -91,6 +91,10 @@ struct Space {
   // Generator variables bound to rows of a host array (rank >= 2): their
   // columns hold the row index, rebinding the row from the source.
   std::map<std::string, Val> rowSrc;
+  // Generator variables bound to rows of a source that depends on earlier
+  // variables (`r <- f(x)` of rank >= 2): their columns hold the row index;
+  // each body re-lowers the source (earlier variables bound) and takes the row.
+  std::map<std::string, std::pair<const Qualifier *, TypeP>> rowExpr;
 };
 } // namespace
 
@@ -138,6 +142,17 @@ static std::vector<ExpP> runLevels(Lowerer &Lw, Space &sp, const std::vector<Exp
     Lw.env = sp.env;
     if (sp.hasBase)
       for (auto &b : sp.base) {
+        auto rx = sp.rowExpr.find(b.first);
+        if (rx != sp.rowExpr.end()) {
+          ExpP r = Lw.bindScalar("row", readExp(b.second.arrs.at(0), {idx[0]}));
+          Val src = Lw.lower(rx->second.first->expr);
+          if (src.kind == Val::Seq) src = Lw.indexable(src, rx->second.first->span);
+          Val v = itemOf(Lw, src, r);
+          v.rowIdx = r;
+          v.rowSrc = std::make_shared<Val>(src);
+          Lw.bind(b.first, v);
+          continue;
+        }
         auto rs = sp.rowSrc.find(b.first);
         if (rs == sp.rowSrc.end()) {
           Lw.bind(b.first, Lw.elementAt(b.second, {idx[0]}));
@@ -198,7 +213,9 @@ static std::vector<std::pair<std::string, TypeP>> genVars(Space &sp) {
   std::vector<std::pair<std::string, TypeP>> out;
   for (auto &b : sp.base) {
     auto rs = sp.rowSrc.find(b.first);
-    out.push_back({b.first, elemTypeOf(rs == sp.rowSrc.end() ? b.second.type : rs->second.type)});
+    auto rx = sp.rowExpr.find(b.first);
+    if (rx != sp.rowExpr.end()) out.push_back({b.first, rx->second.second});
+    else out.push_back({b.first, elemTypeOf(rs == sp.rowSrc.end() ? b.second.type : rs->second.type)});
   }
   std::function<void(const Pattern &)> rec = [&](const Pattern &p) {
     if (p.kind == Pattern::Var) out.push_back({p.name, p.type});
@@ -217,7 +234,7 @@ static void collectRows(Space &sp) {
       sp.rowSrc[l.q->pattern.name] = l.host;
 }
 static void colKinds(const Space &sp, const std::pair<std::string, TypeP> &v, std::vector<ScalarKind> &ks) {
-  if (sp.rowSrc.count(v.first)) ks.push_back(ScalarKind::Long);
+  if (sp.rowSrc.count(v.first) || sp.rowExpr.count(v.first)) ks.push_back(ScalarKind::Long);
   else typeLeaves(v.second, ks);
 }
 static std::vector<ExpP> colLeaves(Lowerer &Lw, const Val &x, const Span &at) {
@@ -225,7 +242,8 @@ static std::vector<ExpP> colLeaves(Lowerer &Lw, const Val &x, const Span &at) {
   return Lw.leaves(x, at);
 }
 static Val baseCol(const Space &sp, const std::pair<std::string, TypeP> &v, std::vector<ExpP> cs, Lowerer &Lw) {
-  if (sp.rowSrc.count(v.first)) return Lw.arrayFromVars(arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Long), 1), cs);
+  if (sp.rowSrc.count(v.first) || sp.rowExpr.count(v.first))
+    return Lw.arrayFromVars(arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Long), 1), cs);
   return Lw.arrayFromVars(arrc::Type::array(v.second, 1), cs);
 }
 
@@ -239,7 +257,8 @@ static void materializeSpace(Lowerer &Lw, Space &sp, const std::string &note) {
   collectRows(sp);
   auto vars = genVars(sp);
   for (auto &v : vars)
-    if (!v.second || (v.second->isArray() && !sp.rowSrc.count(v.first)) || v.second->kind == arrc::Type::Func)
+    if (!v.second || (v.second->isArray() && !sp.rowSrc.count(v.first) && !sp.rowExpr.count(v.first)) ||
+        v.second->kind == arrc::Type::Func)
       Lw.error(sp.at, "unsupported: an irregular comprehension whose generator binds an array ('" + v.first + "')");
   auto final = [&]() {
     std::vector<ExpP> r;
@@ -425,8 +444,14 @@ static void buildSpace(Lowerer &Lw, Space &sp, const std::vector<Qualifier> &qs)
       };
       rec(q.pattern);
     }
-    for (auto &v : newVars)
-      if (!v.second || v.second->isArray()) Lw.error(q.span, "unsupported: an irregular generator binding an array");
+    for (auto &v : newVars) {
+      if (v.second && v.second->isArray() && q.pattern.kind == Pattern::Var && hasSizeFetch) {
+        sp.rowExpr[v.first] = {&q, v.second}; // a row: its index is the column
+        continue;
+      }
+      if (!v.second || v.second->isArray())
+        Lw.error(q.span, "unsupported: an irregular generator binding an array that is not a row of an indexable array");
+    }
     auto allLeaves = [&]() {
       std::vector<ExpP> r;
       for (auto *vs : {&vars, &newVars})
@@ -458,7 +483,12 @@ static void buildSpace(Lowerer &Lw, Space &sp, const std::vector<Qualifier> &qs)
       x->body = Lw.subBlock(true, [&] {
         return runLevels(Lw, sp, {iv}, 0, [&] {
           Val s = Lw.lower(q.expr);
-          Lw.bindPattern(q.pattern, itemOf(Lw, s, jv), true);
+          Val item = itemOf(Lw, s, jv);
+          if (s.rank() > 1) {
+            item.rowIdx = jv;
+            item.rowSrc = std::make_shared<Val>(s);
+          }
+          Lw.bindPattern(q.pattern, item, true);
           return allLeaves();
         }, false);
       });
