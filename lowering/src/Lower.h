@@ -153,7 +153,8 @@ public:
   // A SOAC body over the index space dims/index (flattening may re-evaluate
   // its values over that space).
   Block bodyBlock(const std::vector<ExpP> &dims, const std::vector<int> &index,
-                  const std::function<std::vector<ExpP>()> &f, const std::string &where = "");
+                  const std::function<std::vector<ExpP>()> &f, const std::string &where = "",
+                  const std::map<int, ExpP> &cols = {});
   // A device block that runs only where cond holds (an If branch).
   Block condBlock(ExpP cond, const std::function<std::vector<ExpP>()> &f);
   // A statement's note for the next emitted statement (nested scheme choices).

@@ -136,11 +136,13 @@ Block Lowerer::subBlock(bool dev, const std::function<std::vector<ExpP>()> &f) {
 }
 
 Block Lowerer::bodyBlock(const std::vector<ExpP> &dims, const std::vector<int> &index,
-                         const std::function<std::vector<ExpP>()> &f, const std::string &where) {
+                         const std::function<std::vector<ExpP>()> &f, const std::string &where,
+                         const std::map<int, ExpP> &cols) {
   pendingSpace.set = !device;
   pendingSpace.dims = dims;
   pendingSpace.index = index;
   pendingSpace.where = where;
+  pendingSpace.cols = cols;
   return subBlock(true, f);
 }
 

@@ -600,11 +600,11 @@ Segs buildSegs(Lowerer &L, const NestCtx &c, const Val &xs, const Span &at) {
 // fill the device on their own; flatten otherwise.
 bool chooseFlatten(Lowerer &L, const NestCtx &c, const ExpP &innerSize, std::string &why) {
   if (L.options.nested == LowerOptions::Nested::Flatten) {
-    why = "forced by --nested=flatten";
+    why = "forced by --nested=flatten or ARRC_NESTED";
     return true;
   }
   if (L.options.nested == LowerOptions::Nested::Sequential) {
-    why = "forced by --nested=sequential";
+    why = "forced by --nested=sequential or ARRC_NESTED";
     return false;
   }
   int64_t n;
@@ -743,7 +743,7 @@ Val Lowerer::indexable(const Val &v, const Span &at) {
   }
   bool flat = options.nested != LowerOptions::Nested::Sequential && captureCtx(*this, c, why) &&
               analyse(*this, c, segGens(*this, v, at), why) && chooseFlatten(*this, c, v.seq ? v.seq->bound : nullptr, why);
-  if (options.nested == LowerOptions::Nested::Sequential) why = "forced by --nested=sequential";
+  if (options.nested == LowerOptions::Nested::Sequential) why = "forced by --nested=sequential or ARRC_NESTED";
   if (flat) {
     try {
       Segs g;
@@ -821,7 +821,7 @@ ExpP segStart(const ExpP &segIds, const ExpP &i) {
 // cost rule applied. False (with why) for the sequential form.
 bool planFlatten(Lowerer &L, NestCtx &c, const std::vector<Gen> &gens, const ExpP &inner, std::string &why) {
   if (L.options.nested == LowerOptions::Nested::Sequential) {
-    why = "forced by --nested=sequential";
+    why = "forced by --nested=sequential or ARRC_NESTED";
     return false;
   }
   return captureCtx(L, c, why) && analyse(L, c, gens, why) && chooseFlatten(L, c, inner, why);
@@ -1324,7 +1324,6 @@ bool Lowerer::nestedLoop(const arrc::Loop &e, const Val &init, Val &out) {
     PassOut po;
     HostState hs = splitState(comps, params);
     int k = newVar("seg", L1());
-    pendingSpace.cols = cols;
     po.vb = bodyBlock({N}, {k}, [&] {
       env = loopEnv;
       ExpP kv = lv(k);
@@ -1444,7 +1443,7 @@ bool Lowerer::nestedLoop(const arrc::Loop &e, const Val &init, Val &out) {
       }
       h.commit();
       return std::vector<ExpP>{};
-    });
+    }, "the body of " + where + " (every element at once)", cols);
     return po;
   };
 
