@@ -384,6 +384,57 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
       tagSeq(s, "map", at, src.seq ? src.seq->bound : nullptr);
       return s;
     }
+    bool rows = false;
+    for (auto &a : arrs) rows = rows || a.rank() > 1;
+    if (rows && rt && rt->isArray()) {
+      // Over rank >= 2 arrays map applies f to rows: the comprehension
+      // [f(x0, x1, ...) | x0 <- a0 | x1 <- a1 ...], with its schemes (a nest
+      // when f yields arrays of equal extents).
+      static int uid = 0;
+      std::string tag = std::to_string(uid++);
+      Env saved = env;
+      auto var = [&](const std::string &n, const TypeP &t) {
+        auto v = std::make_shared<VarRef>();
+        v->name = n;
+        v->ref = VarRef::Ref::Local;
+        v->type = t;
+        v->span = at;
+        return v;
+      };
+      auto c = std::make_shared<arrc::Comprehension>();
+      c->span = at;
+      c->type = rt;
+      auto call = std::make_shared<arrc::Call>();
+      call->span = at;
+      call->type = elemTypeOf(rt);
+      std::string fname = " map f " + tag;
+      bind(fname, args[0]);
+      call->callee = var(fname, args[0].type);
+      for (size_t k = 0; k < arrs.size(); ++k) {
+        std::string an = " map a" + std::to_string(k) + " " + tag, xn = " map x" + std::to_string(k) + " " + tag;
+        bind(an, arrs[k]);
+        Qualifier q;
+        q.kind = Qualifier::Bind;
+        q.pattern.kind = Pattern::Var;
+        q.pattern.name = xn;
+        q.pattern.type = elemTypeOf(arrs[k].type);
+        q.pattern.span = at;
+        q.expr = var(an, arrs[k].type);
+        q.span = at;
+        c->branches.push_back({q});
+        call->args.push_back(var(xn, q.pattern.type));
+      }
+      c->head = call;
+      ownedAst.push_back(c);
+      try {
+        Val r = lower(c);
+        env = saved;
+        return r;
+      } catch (...) {
+        env = saved;
+        throw;
+      }
+    }
     return mapVal(args[0], arrs, at, rt);
   }
   if (name == "filter") { need(2); return filterVal(args[0], args[1], at); }
