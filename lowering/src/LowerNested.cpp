@@ -329,7 +329,8 @@ ExpP flatHere(Lowerer &L, const NestCtx &c) {
 }
 
 // An irregular array per element of the body: segment s is data[offs[s] ..
-// offs[s] + lens[s]); segIds (when made) holds each element's segment.
+// offs[s] + lens[s]); segIds (when made) holds each element's segment, as
+// an int (a 32-bit radix sort orders by it: fewer than 2^31 segments).
 struct Segs {
   TypeP type;              // rank-1 array type
   std::vector<ExpP> data;  // SoA leaves
@@ -394,7 +395,7 @@ ExpP countsBySegment(Lowerer &L, const NestCtx &c, const ExpP &segIds) {
   h->bins = c.width;
   h->n = shapeExp(segIds, 0);
   h->index = L.newVar("i", L1());
-  h->body.results = {readExp(segIds, {lv(h->index)}), constLong(1)};
+  h->body.results = {toLong(readExp(segIds, {lv(h->index)})), constLong(1)};
   h->op = addLong(L);
   h->ne = {constLong(0)};
   int o = L.newVar("lens", arrayT(ScalarKind::Long, 1));
@@ -473,13 +474,13 @@ Segs buildIndexableSegs(Lowerer &L, const NestCtx &c, const Val &xs, const Span 
   x->size = L.subBlock(true, [&] { return std::vector<ExpP>{readExp(lens, {s})}; });
   x->body = L.subBlock(true, [&] {
     auto r = replayAt(L, c, s, {x->index, x->inner}, [&] { return L.leaves(L.elementAt(xs, {j}), at); }, true);
-    r.push_back(s);
+    r.push_back(convertExp(s, ScalarKind::Int));
     return r;
   });
   Segs g;
   g.type = arrc::Type::array(elemTypeOf(xs.type), 1);
   std::vector<ScalarKind> all = ks;
-  all.push_back(ScalarKind::Long);
+  all.push_back(ScalarKind::Int);
   auto cols = newCols(L, all, "flat", x->outs);
   g.segIds = cols.back();
   cols.pop_back();
@@ -513,12 +514,12 @@ Segs buildFilterSegs(Lowerer &L, const NestCtx &c, const Val &p, const Val &src,
   });
   x->body = L.subBlock(true, [&] {
     auto r = replayAt(L, c, s, {x->index, x->inner}, [&] { return elem(j); }, true);
-    r.push_back(s);
+    r.push_back(convertExp(s, ScalarKind::Int));
     return r;
   });
   std::vector<ScalarKind> all{ScalarKind::Bool};
   all.insert(all.end(), ks.begin(), ks.end());
-  all.push_back(ScalarKind::Long);
+  all.push_back(ScalarKind::Int);
   auto cols = newCols(L, all, "cand", x->outs);
   L.emit(x);
   auto f = std::make_shared<Filter>();
@@ -552,7 +553,7 @@ Segs buildSeqSegs(Lowerer &L, const NestCtx &c, const Val &v, const Span &at) {
   g.offs = exclusiveScan(L, g.lens, c.width);
   g.total = totalOf(L, g.lens, c.width);
   std::vector<ScalarKind> all = ks;
-  all.push_back(ScalarKind::Long);
+  all.push_back(ScalarKind::Int);
   std::vector<ExpP> cols;
   for (auto k : all) {
     auto al = std::make_shared<Alloc>();
@@ -570,7 +571,7 @@ Segs buildSeqSegs(Lowerer &L, const NestCtx &c, const Val &v, const Span &at) {
     replayAt(L, c, s, {fill->index[0]}, [&] {
       L.foldSeq(v, {readExp(g.offs, {s})}, [&](const std::vector<ExpP> &acc, const Val &item) {
         auto ls = L.leaves(item, at);
-        ls.push_back(s);
+        ls.push_back(convertExp(s, ScalarKind::Int));
         for (size_t k = 0; k < cols.size(); ++k) {
           auto w = std::make_shared<Write>();
           w->array = cols[k]->var;
@@ -861,7 +862,7 @@ bool Lowerer::flattenSort(const Val *keyFn, const Val &xs, const Span &at, Val &
           ExpP k = lv(m->index[0]);
           Val flatArr = arrayFromVars(g.type, g.data);
           m->body = bodyBlock(m->dims, m->index, [&] {
-            ExpP s = bindScalar("s", readExp(g.segIds, {k}));
+            ExpP s = bindScalar("s", toLong(readExp(g.segIds, {k})));
             return replayAt(*this, c, s, {m->index[0]}, [&] {
               return std::vector<ExpP>{leaves(apply(*keyFn, {elementAt(flatArr, {k})}, at), at).at(0)};
             }, true);
@@ -976,7 +977,7 @@ bool Lowerer::flattenReduceByKey(const Val &op, const Val &ne, const Val &keys0,
           f->index = newVar("i", L1());
           ExpP fi = lv(f->index);
           f->body.results = {runStart(fi), readExp(key2, {fi}), readExp(seg2, {fi})};
-          auto rk = newCols(*this, {key2->type.elem, ScalarKind::Long}, "rkey", f->outs);
+          auto rk = newCols(*this, {key2->type.elem, ScalarKind::Int}, "rkey", f->outs);
           emit(f);
           gk.type = keys.type;
           gk.data = {rk[0]};
@@ -1035,7 +1036,7 @@ bool Lowerer::flattenHist(const Val &op, const Val &ne, const Val &bins, const V
           ExpP i = lv(h->index);
           h->body = subBlock(true, [&] {
             ExpP b = bindScalar("b", toLong(readExp(e.data[0], {i})));
-            ExpP s = bindScalar("s", readExp(e.segIds, {i}));
+            ExpP s = bindScalar("s", toLong(readExp(e.segIds, {i})));
             ExpP ok = binaryExp(BinOp::And, binaryExp(BinOp::Ge, b, constLong(0)), binaryExp(BinOp::Lt, b, readExp(g.lens, {s})));
             std::vector<ExpP> r{selectExp(ok, addL(readExp(g.offs, {s}), b), constLong(-1))};
             for (size_t k = 1; k < e.data.size(); ++k) r.push_back(readExp(e.data[k], {i}));
