@@ -100,6 +100,7 @@ struct SeqInfo {
   std::string what;  // "filter", "comprehension", ...
   Span at;
   ExpP bound;        // an upper bound of its length (in the body), or null
+  int frame = 0;     // the frame it was made in: made indexable there (once for all its uses)
   // Indexable forms already made: (frame id where they are valid, value).
   std::vector<std::pair<int, std::shared_ptr<Val>>> flat;
   // A filter of an indexable array: flattened as an expand into filter

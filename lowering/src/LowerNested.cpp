@@ -21,6 +21,7 @@
 #include "Lower.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace arrc::lower {
 
@@ -722,8 +723,38 @@ void Lowerer::tagSeq(Val &v, const std::string &what, const Span &at, ExpP bound
   info->what = what;
   info->at = at;
   info->bound = bound;
+  info->frame = frames.empty() ? 0 : frames.back().id;
   v.seq = info;
 }
+
+namespace {
+// Lowering at an enclosing frame of the same body (the frame a Seq was made
+// in): statements go to the end of its block, which is before the statement
+// being built in the frames above it.
+struct AtFrame {
+  Lowerer &L;
+  std::vector<Frame> saved;
+  Block *savedCur;
+  AtFrame(Lowerer &l, size_t k) : L(l), saved(l.frames), savedCur(l.cur) {
+    L.frames.resize(k + 1);
+    L.cur = L.frames[k].block;
+  }
+  ~AtFrame() {
+    L.frames = saved;
+    L.cur = savedCur;
+  }
+};
+
+// The open frame of id `id` if only branches and loops of the same body lie
+// between it and here; -1 otherwise.
+int homeFrame(const Lowerer &L, int id) {
+  for (int k = int(L.frames.size()) - 1; k >= 0; --k) {
+    if (L.frames[k].id == id) return L.frames[k].kind == Frame::Host ? -1 : k;
+    if (L.frames[k].kind == Frame::Host || L.frames[k].kind == Frame::Top) return -1;
+  }
+  return -1;
+}
+} // namespace
 
 Val Lowerer::indexable(const Val &v, const Span &at) {
   if (v.kind != Val::Seq) return v;
@@ -731,6 +762,11 @@ Val Lowerer::indexable(const Val &v, const Span &at) {
   if (v.seq)
     for (auto &f : v.seq->flat)
       if (frameOpen(*this, f.first)) return *f.second;
+  // Made where the Seq was made (when that frame is open in the same body):
+  // once for all its uses, in any branch.
+  int home = v.seq ? homeFrame(*this, v.seq->frame) : -1;
+  std::unique_ptr<AtFrame> at0;
+  if (home >= 0 && home + 1 < int(frames.size())) at0 = std::make_unique<AtFrame>(*this, size_t(home));
   std::string what = v.seq ? v.seq->what : std::string("irregular array");
   Span wat = v.seq && v.seq->at.valid() ? v.seq->at : at;
   NestCtx c;
