@@ -474,13 +474,16 @@ static void buildSpace(Lowerer &Lw, Space &sp, const std::vector<Qualifier> &qs)
       x->index = Lw.newVar("i", scalarT(ScalarKind::Long));
       x->inner = Lw.newVar("j", scalarT(ScalarKind::Long));
       ExpP iv = varExp(x->index, scalarT(ScalarKind::Long)), jv = varExp(x->inner, scalarT(ScalarKind::Long));
-      x->size = Lw.subBlock(true, [&] {
+      // Both blocks run per outer element i (the body per expanded element
+      // (i, j)): values of i alone may be flattened over i < n; j is local.
+      Lw.deviceVars.insert(x->inner);
+      x->size = Lw.bodyBlock({x->n}, {x->index}, [&] {
         return runLevels(Lw, sp, {iv}, 0, [&] {
           Val s = Lw.lower(q.expr);
           return std::vector<ExpP>{Lw.extent(s, 0, q.span)};
         }, false);
       });
-      x->body = Lw.subBlock(true, [&] {
+      x->body = Lw.bodyBlock({x->n}, {x->index}, [&] {
         return runLevels(Lw, sp, {iv}, 0, [&] {
           Val s = Lw.lower(q.expr);
           Val item = itemOf(Lw, s, jv);

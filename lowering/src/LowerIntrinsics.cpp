@@ -846,13 +846,14 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     x->inner = newVar("j", L1());
     ExpP iv = varExp(x->index, L1()), jv = varExp(x->inner, L1());
     ScalarKind ik = ScalarKind::Int;
-    x->size = subBlock(true, [&] {
+    deviceVars.insert(x->inner); // per element (i, j): flattening over i < n only
+    x->size = bodyBlock({x->n}, {x->index}, [&] {
       Val n = apply(sz, {elementAt(xs, {iv})}, at);
       ik = n.e->type.elem;
       return std::vector<ExpP>{maxL(toLong(n.e), constLong(0))};
     });
     Val sample;
-    x->body = subBlock(true, [&] {
+    x->body = bodyBlock({x->n}, {x->index}, [&] {
       sample = apply(get, {elementAt(xs, {iv}), Val::scalar(convertExp(jv, ik), arrc::Type::scalarOf(ik))}, at);
       return leaves(sample, at);
     });
