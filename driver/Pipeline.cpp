@@ -23,6 +23,13 @@ namespace fs = std::filesystem;
 
 namespace arrc::driver {
 
+// --nested, else $ARRC_NESTED, else the cost rule.
+static LowerOptions lowerOptions(const CompileOptions &o) {
+  LowerOptions lo = LowerOptions::fromEnvironment();
+  if (!o.nested.empty()) LowerOptions::parseNested(o.nested, lo.nested);
+  return lo;
+}
+
 const char *emitName(Emit e) {
   switch (e) {
   case Emit::Ast: return "ast";
@@ -128,7 +135,7 @@ int compileCommand(const CompileOptions &o) {
   // Stage 3: lowering (lowering/): lowerProgram(...), its passes.
   if (o.emit == Emit::Lowered || o.emit == Emit::Ir) {
     ir::Module irm;
-    if (!lowerProgram(prog, sm, diag, irm))
+    if (!lowerProgram(prog, sm, diag, irm, lowerOptions(o)))
       return 1;
     if (o.emit == Emit::Ir)
       optimize(irm);
@@ -142,7 +149,7 @@ int compileCommand(const CompileOptions &o) {
   }
   // Stage 4: code generation (codegen/): OpenCL C kernels, the C++ header.
   ir::Module irm;
-  if (!lowerProgram(prog, sm, diag, irm))
+  if (!lowerProgram(prog, sm, diag, irm, lowerOptions(o)))
     return 1;
   optimize(irm);
   std::string text;
@@ -218,7 +225,7 @@ bool compileForRun(const CompileOptions &o, std::ostream &diagnostics, Compiled 
   tco.warningsAsErrors = o.werror;
   if (!typeCheck(prog, diag, tco))
     return false;
-  if (!lowerProgram(prog, sm, diag, out.module))
+  if (!lowerProgram(prog, sm, diag, out.module, lowerOptions(o)))
     return false;
   optimize(out.module);
   return !diag.hasErrors();

@@ -22,6 +22,7 @@ struct CompileOptions {
   std::vector<std::string> includeDirs; // -I DIR
   bool werror = false;                  // -Werror
   bool loadStdlib = true;               // --no-stdlib turns it off
+  std::string nested;                   // --nested=auto|flatten|sequential ("" = $ARRC_NESTED, else auto)
   std::string stdlibDir;                // found by findStdlibDir()
 };
 

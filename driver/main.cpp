@@ -1,6 +1,6 @@
 // arrc — the Arr compiler driver.
 //   arrc FILE.arr [-o OUT] [--emit=ast|typed|lowered|ir|opencl|header]
-//        [--target=opencl] [-I DIR]... [-Werror] [--no-stdlib]
+//        [--target=opencl] [-I DIR]... [-Werror] [--no-stdlib] [--nested=auto|flatten|sequential]
 //   arrc --list-builtins
 //   arrc run FILE.arr [-e ENTRY] [--ranks N] [ARG...]
 //   arrc test FILE|DIR... [--exclude TAG]... [-e ENTRY] [-j N] [--timeout S] [--ranks N]
@@ -31,6 +31,11 @@ void addCommonOptions(CLI::App &app, CompileOptions &o, std::vector<std::string>
       ->check(CLI::IsMember({"error"}));
   app.add_flag("--no-stdlib", [&o](int64_t) { o.loadStdlib = false; },
                "Do not load the standard library");
+  app.add_option("--nested", o.nested,
+                 "Irregular arrays inside parallel bodies: flattened or sequentialised by the cost rule (auto, "
+                 "the default; also $ARRC_NESTED), or always one way")
+      ->type_name("auto|flatten|sequential")
+      ->check(CLI::IsMember({"auto", "flatten", "sequential"}));
 }
 
 } // namespace

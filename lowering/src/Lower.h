@@ -4,6 +4,7 @@
 #include "arrc/AST.h"
 #include "arrc/Diagnostics.h"
 #include "arrc/IRBuilder.h"
+#include "arrc/Lowering.h"
 
 #include <functional>
 #include <map>
@@ -37,6 +38,7 @@ using StepFn = std::function<std::vector<ExpP>(const std::vector<ExpP> &acc, con
 // A sequential producer (device code): folds `step` over its elements.
 using FoldFn = std::function<std::vector<ExpP>(const std::vector<ExpP> &init, const StepFn &step)>;
 using FetchFn = std::function<Val(const std::vector<ExpP> &idx)>;
+struct SeqInfo;
 
 // The value of a source expression during lowering.
 struct Val {
@@ -53,6 +55,9 @@ struct Val {
   // the source, so that materialised comprehension contexts store the index.
   ExpP rowIdx;
   std::shared_ptr<Val> rowSrc;
+  // Seq inside a body: where it comes from, a bound of its length, and its
+  // flattened forms made so far (LowerNested.cpp).
+  std::shared_ptr<SeqInfo> seq;
 
   static Val scalar(ExpP e, TypeP t) { Val v; v.kind = Scalar; v.e = e; v.type = t; return v; }
   static Val tuple(std::vector<Val> es, TypeP t) { Val v; v.kind = Tuple; v.elems = std::move(es); v.type = t; return v; }
@@ -74,6 +79,13 @@ struct EnvNode {
   std::string name;
   Val val;
   Env next;
+  // A function entry marker (name ""): the inlined function, its call site
+  // and the caller's environment, for positions inside stdlib and imported
+  // functions (reported at the user's call site). Lazily lowered code
+  // restores its environment, so it keeps its chain of calls.
+  const FunDecl *fn = nullptr;
+  Span callSite;
+  Env callerEnv;
 };
 
 // ---- helpers on source types
@@ -81,6 +93,41 @@ void typeLeaves(const TypeP &t, std::vector<ScalarKind> &out); // scalar leaves 
 TypeP elemTypeOf(const TypeP &arrayType);                       // element type of a rank-1 array, row type otherwise
 TypeP arrayOf(const TypeP &elem, int rank);
 std::string locString(const SourceManager &sm, const Span &s); // "line:col"
+
+// A Seq made by a construct of the source (filter, a comprehension with
+// filters or irregular generators, expand, scan): for notes and the cost rule.
+struct SeqInfo {
+  std::string what;  // "filter", "comprehension", ...
+  Span at;
+  ExpP bound;        // an upper bound of its length (in the body), or null
+  int frame = 0;     // the frame it was made in: made indexable there (once for all its uses)
+  // Indexable forms already made: (frame id where they are valid, value).
+  std::vector<std::pair<int, std::shared_ptr<Val>>> flat;
+  // A filter of an indexable array: flattened as an expand into filter
+  // (otherwise the generic count, scan, fill).
+  std::shared_ptr<Val> filterPred, filterSrc;
+  // A scan: flattened as a segmented scan.
+  std::shared_ptr<Val> scanOp, scanNe, scanSrc;
+};
+
+// The statements of a SOAC body being built, and the blocks nested in it
+// (docs/lowering.md, "Nested parallelism"): flattening re-evaluates the part
+// of them a value needs in new SOACs over the same index space.
+struct Frame {
+  enum Kind { Host, Top, Cond, Opaque } kind = Host;
+  Block *block = nullptr;
+  int id = 0;
+  ExpP cond;               // Cond: the block runs only where cond holds (parent's vars)
+  // Top: the SOAC's index space (empty dims: none registered, no flattening)
+  // and the host block where the SOAC will go.
+  std::vector<ExpP> dims;
+  std::vector<int> index;
+  Block *host = nullptr;
+  std::string where;       // "comprehension 3:5", for notes
+  // Values of an enclosing body that SOACs over this space read from host
+  // columns (var -> column over the space): a loop lifted out of a body.
+  std::map<int, ExpP> cols;
+};
 
 class Lowerer {
 public:
@@ -91,6 +138,30 @@ public:
   Module &mod;
   Block *cur = nullptr;
   bool device = false;
+  LowerOptions options;
+  // ---- frames of the blocks being built (innermost last)
+  std::vector<Frame> frames;
+  int frameCounter = 0;
+  std::set<int> deviceVars; // vars created in device code (not valid at host level)
+  struct PendingSpace {
+    bool set = false;
+    std::vector<ExpP> dims;
+    std::vector<int> index;
+    std::string where;
+    std::map<int, ExpP> cols;
+  } pendingSpace;
+  ExpP pendingCond;
+  // A SOAC body over the index space dims/index (flattening may re-evaluate
+  // its values over that space).
+  Block bodyBlock(const std::vector<ExpP> &dims, const std::vector<int> &index,
+                  const std::function<std::vector<ExpP>()> &f, const std::string &where = "",
+                  const std::map<int, ExpP> &cols = {});
+  // A device block that runs only where cond holds (an If branch).
+  Block condBlock(ExpP cond, const std::function<std::vector<ExpP>()> &f);
+  // A statement's note for the next emitted statement (nested scheme choices).
+  std::string nextNote;
+  // Host statements made while probing a body (discarded).
+  Block probeDiscard;
   Env env;
   int inlineDepth = 0;
   std::vector<const FunDecl *> inlineStack;
@@ -112,10 +183,15 @@ public:
   [[noreturn]] void error(const Span &s, const std::string &msg) { throw LowerError{s, msg}; }
 
   // ---- emission
-  int newVar(const std::string &name, Type t) { return mod.newVar(name, t); }
+  int newVar(const std::string &name, Type t) {
+    int v = mod.newVar(name, t);
+    if (device) deviceVars.insert(v);
+    return v;
+  }
   void emit(StmtP s) {
     if (!device)
       for (int o : s->outs) hostVars.insert(o);
+    if (!nextNote.empty() && s->note.empty()) s->note = nextNote, nextNote.clear();
     cur->stmts.push_back(std::move(s));
   }
   // Vars defined by host statements (and parameters) of the current export:
@@ -134,7 +210,9 @@ public:
   Block subBlock(bool dev, const std::function<std::vector<ExpP>()> &f);
 
   // ---- environment
-  void bind(const std::string &name, Val v) { env = std::make_shared<EnvNode>(EnvNode{name, std::move(v), env}); }
+  void bind(const std::string &name, Val v) {
+    env = std::make_shared<EnvNode>(EnvNode{name, std::move(v), env, nullptr, Span{}, nullptr});
+  }
   const Val *lookup(const std::string &name) const;
   void bindPattern(const Pattern &p, const Val &v, bool letBind = true);
 
@@ -163,7 +241,7 @@ public:
   Val lowerBinary(const arrc::Binary &b);
   Val scalarBinary(BinOp op, const Val &a, const Val &b, const Span &at);
   Val lowerIf(const arrc::If &e);
-  Val deviceArrayIf(const arrc::If &e, ExpP cond);
+  Val deviceArrayIf(const arrc::If &e, ExpP cond, const std::vector<int> &path = {});
   Val lowerLoop(const arrc::Loop &e);
   // Loop state inside a body: arrays of constant extents as one scalar per element.
   std::vector<ExpP> scalarLeaves(const Val &v, std::vector<std::vector<int64_t>> &shapes, bool record, size_t &si,
@@ -181,6 +259,7 @@ public:
   Val lowerWith(const arrc::With &e);
   Val lowerNew(const arrc::New &e);
   Val lowerArrayLit(const arrc::ArrayLit &e);
+  Val arrayLitOfArrays(const arrc::ArrayLit &e, const std::vector<int64_t> &shape, const std::vector<const Expr *> &items);
   Val lowerRange(const arrc::Range &e);
   Val transposeVal(const Val &a, const Span &at);
   Val reverseVal(const Val &a, const Span &at);
@@ -198,8 +277,33 @@ public:
   Val mapVal(const Val &f, const std::vector<Val> &arrs, const Span &at, const TypeP &resultType);
   Val filterVal(const Val &p, const Val &arr, const Span &at);
 
+  // ---- nested parallelism (LowerNested.cpp): irregular arrays in bodies
+  // A Seq as an indexable value: flattened (segments of host arrays) or an
+  // index function (k-th kept element, sequential), by the cost rule.
+  Val indexable(const Val &v, const Span &at);
+  // Inside a body: true with `out` when the cost rule flattens the
+  // operation (segmented host SOACs); false after noting why it is
+  // sequentialised (the caller then emits the sequential form).
+  bool flattenSort(const Val *keyFn, const Val &xs, const Span &at, Val &out);
+  bool flattenReduceByKey(const Val &op, const Val &ne, const Val &keys, const Val &vs, const Span &at,
+                          const TypeP &rt, Val &out);
+  bool flattenScan(const Val &op, const Val &ne, const Val &xs, const Span &at, Val &out);
+  bool flattenHist(const Val &op, const Val &ne, const Val &bins, const Val &is, const Val &vs, const Span &at,
+                   const TypeP &rt, Val &out);
+  // reduce_by_key inside a body, sequential: index functions over the arguments.
+  Val seqReduceByKey(const Val &op, const Val &ne, const Val &keys, const Val &vs, const Span &at, const TypeP &rt);
+  // A loop in a body whose state holds arrays of varying extents: one host
+  // loop over all the body's elements at once (flattened state).
+  // Positioned "unsupported" error when it cannot be flattened.
+  bool nestedLoop(const arrc::Loop &e, const Val &init, Val &out);
+  // A Seq with nested info (what made it; an upper bound of its length).
+  void tagSeq(Val &v, const std::string &what, const Span &at, ExpP bound);
+  // An If whose result holds arrays, in a body (tuples of arrays included).
+  Val deviceIfValue(const arrc::If &e, ExpP cond);
+
   // ---- functions
   void lowerExport(const FunDecl &d, Function &out);
+  int mainFile = -1; // the file of the export being lowered
 };
 
 // Free variables of an expression (names only; functions/intrinsics excluded).

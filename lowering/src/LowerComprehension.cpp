@@ -91,6 +91,10 @@ struct Space {
   // Generator variables bound to rows of a host array (rank >= 2): their
   // columns hold the row index, rebinding the row from the source.
   std::map<std::string, Val> rowSrc;
+  // Generator variables bound to rows of a source that depends on earlier
+  // variables (`r <- f(x)` of rank >= 2): their columns hold the row index;
+  // each body re-lowers the source (earlier variables bound) and takes the row.
+  std::map<std::string, std::pair<const Qualifier *, TypeP>> rowExpr;
 };
 } // namespace
 
@@ -138,6 +142,17 @@ static std::vector<ExpP> runLevels(Lowerer &Lw, Space &sp, const std::vector<Exp
     Lw.env = sp.env;
     if (sp.hasBase)
       for (auto &b : sp.base) {
+        auto rx = sp.rowExpr.find(b.first);
+        if (rx != sp.rowExpr.end()) {
+          ExpP r = Lw.bindScalar("row", readExp(b.second.arrs.at(0), {idx[0]}));
+          Val src = Lw.lower(rx->second.first->expr);
+          if (src.kind == Val::Seq) src = Lw.indexable(src, rx->second.first->span);
+          Val v = itemOf(Lw, src, r);
+          v.rowIdx = r;
+          v.rowSrc = std::make_shared<Val>(src);
+          Lw.bind(b.first, v);
+          continue;
+        }
         auto rs = sp.rowSrc.find(b.first);
         if (rs == sp.rowSrc.end()) {
           Lw.bind(b.first, Lw.elementAt(b.second, {idx[0]}));
@@ -154,7 +169,8 @@ static std::vector<ExpP> runLevels(Lowerer &Lw, Space &sp, const std::vector<Exp
     Level &lv = sp.levels[l];
     if (lv.kind == Level::Gen) {
       Val src = lv.hasHost ? lv.host : Lw.lower(lv.q->expr);
-      if (!src.isArrayLike() || src.kind == Val::Seq)
+      if (src.kind == Val::Seq) src = Lw.indexable(src, lv.q->span);
+      if (!src.isArrayLike())
         Lw.error(lv.q->span, "internal: generator source is not indexable");
       Val item = itemOf(Lw, src, idx.at(lv.dim));
       if (lv.hasHost && src.rank() > 1) {
@@ -170,7 +186,7 @@ static std::vector<ExpP> runLevels(Lowerer &Lw, Space &sp, const std::vector<Exp
       s->cond = c.e;
       Block *saved = Lw.cur;
       Env savedEnv = Lw.env;
-      s->thenB = Lw.subBlock(true, [&] {
+      s->thenB = Lw.condBlock(s->cond, [&] {
         Lw.env = savedEnv;
         return runLevels(Lw, sp, idx, l + 1, final, withKeep);
       });
@@ -197,7 +213,9 @@ static std::vector<std::pair<std::string, TypeP>> genVars(Space &sp) {
   std::vector<std::pair<std::string, TypeP>> out;
   for (auto &b : sp.base) {
     auto rs = sp.rowSrc.find(b.first);
-    out.push_back({b.first, elemTypeOf(rs == sp.rowSrc.end() ? b.second.type : rs->second.type)});
+    auto rx = sp.rowExpr.find(b.first);
+    if (rx != sp.rowExpr.end()) out.push_back({b.first, rx->second.second});
+    else out.push_back({b.first, elemTypeOf(rs == sp.rowSrc.end() ? b.second.type : rs->second.type)});
   }
   std::function<void(const Pattern &)> rec = [&](const Pattern &p) {
     if (p.kind == Pattern::Var) out.push_back({p.name, p.type});
@@ -216,7 +234,7 @@ static void collectRows(Space &sp) {
       sp.rowSrc[l.q->pattern.name] = l.host;
 }
 static void colKinds(const Space &sp, const std::pair<std::string, TypeP> &v, std::vector<ScalarKind> &ks) {
-  if (sp.rowSrc.count(v.first)) ks.push_back(ScalarKind::Long);
+  if (sp.rowSrc.count(v.first) || sp.rowExpr.count(v.first)) ks.push_back(ScalarKind::Long);
   else typeLeaves(v.second, ks);
 }
 static std::vector<ExpP> colLeaves(Lowerer &Lw, const Val &x, const Span &at) {
@@ -224,7 +242,8 @@ static std::vector<ExpP> colLeaves(Lowerer &Lw, const Val &x, const Span &at) {
   return Lw.leaves(x, at);
 }
 static Val baseCol(const Space &sp, const std::pair<std::string, TypeP> &v, std::vector<ExpP> cs, Lowerer &Lw) {
-  if (sp.rowSrc.count(v.first)) return Lw.arrayFromVars(arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Long), 1), cs);
+  if (sp.rowSrc.count(v.first) || sp.rowExpr.count(v.first))
+    return Lw.arrayFromVars(arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Long), 1), cs);
   return Lw.arrayFromVars(arrc::Type::array(v.second, 1), cs);
 }
 
@@ -238,7 +257,8 @@ static void materializeSpace(Lowerer &Lw, Space &sp, const std::string &note) {
   collectRows(sp);
   auto vars = genVars(sp);
   for (auto &v : vars)
-    if (!v.second || (v.second->isArray() && !sp.rowSrc.count(v.first)) || v.second->kind == arrc::Type::Func)
+    if (!v.second || (v.second->isArray() && !sp.rowSrc.count(v.first) && !sp.rowExpr.count(v.first)) ||
+        v.second->kind == arrc::Type::Func)
       Lw.error(sp.at, "unsupported: an irregular comprehension whose generator binds an array ('" + v.first + "')");
   auto final = [&]() {
     std::vector<ExpP> r;
@@ -256,10 +276,10 @@ static void materializeSpace(Lowerer &Lw, Space &sp, const std::string &note) {
     auto f = std::make_shared<Filter>();
     f->n = Lw.bindScalar("n", product(sp.dims));
     f->index = Lw.newVar("k", scalarT(ScalarKind::Long));
-    f->body = Lw.subBlock(true, [&] {
+    f->body = Lw.bodyBlock({f->n}, {f->index}, [&] {
       auto idx = decode(Lw, varExp(f->index, scalarT(ScalarKind::Long)), sp.dims);
       return runLevels(Lw, sp, idx, 0, final, true);
-    });
+    }, sp.where);
     for (auto k : ks) {
       int o = Lw.newVar("col", arrayT(k, 1));
       f->outs.push_back(o);
@@ -276,7 +296,7 @@ static void materializeSpace(Lowerer &Lw, Space &sp, const std::string &note) {
       m->index.push_back(Lw.newVar("i", scalarT(ScalarKind::Long)));
       idx.push_back(varExp(m->index.back(), scalarT(ScalarKind::Long)));
     }
-    m->body = Lw.subBlock(true, [&] { return runLevels(Lw, sp, idx, 0, final, false); });
+    m->body = Lw.bodyBlock(m->dims, m->index, [&] { return runLevels(Lw, sp, idx, 0, final, false); }, sp.where);
     for (auto k : ks) {
       int o = Lw.newVar("col", arrayT(k, int(sp.dims.size())));
       m->outs.push_back(o);
@@ -424,8 +444,14 @@ static void buildSpace(Lowerer &Lw, Space &sp, const std::vector<Qualifier> &qs)
       };
       rec(q.pattern);
     }
-    for (auto &v : newVars)
-      if (!v.second || v.second->isArray()) Lw.error(q.span, "unsupported: an irregular generator binding an array");
+    for (auto &v : newVars) {
+      if (v.second && v.second->isArray() && q.pattern.kind == Pattern::Var && hasSizeFetch) {
+        sp.rowExpr[v.first] = {&q, v.second}; // a row: its index is the column
+        continue;
+      }
+      if (!v.second || v.second->isArray())
+        Lw.error(q.span, "unsupported: an irregular generator binding an array that is not a row of an indexable array");
+    }
     auto allLeaves = [&]() {
       std::vector<ExpP> r;
       for (auto *vs : {&vars, &newVars})
@@ -448,16 +474,24 @@ static void buildSpace(Lowerer &Lw, Space &sp, const std::vector<Qualifier> &qs)
       x->index = Lw.newVar("i", scalarT(ScalarKind::Long));
       x->inner = Lw.newVar("j", scalarT(ScalarKind::Long));
       ExpP iv = varExp(x->index, scalarT(ScalarKind::Long)), jv = varExp(x->inner, scalarT(ScalarKind::Long));
-      x->size = Lw.subBlock(true, [&] {
+      // Both blocks run per outer element i (the body per expanded element
+      // (i, j)): values of i alone may be flattened over i < n; j is local.
+      Lw.deviceVars.insert(x->inner);
+      x->size = Lw.bodyBlock({x->n}, {x->index}, [&] {
         return runLevels(Lw, sp, {iv}, 0, [&] {
           Val s = Lw.lower(q.expr);
           return std::vector<ExpP>{Lw.extent(s, 0, q.span)};
         }, false);
       });
-      x->body = Lw.subBlock(true, [&] {
+      x->body = Lw.bodyBlock({x->n}, {x->index}, [&] {
         return runLevels(Lw, sp, {iv}, 0, [&] {
           Val s = Lw.lower(q.expr);
-          Lw.bindPattern(q.pattern, itemOf(Lw, s, jv), true);
+          Val item = itemOf(Lw, s, jv);
+          if (s.rank() > 1) {
+            item.rowIdx = jv;
+            item.rowSrc = std::make_shared<Val>(s);
+          }
+          Lw.bindPattern(q.pattern, item, true);
           return allLeaves();
         }, false);
       });
@@ -475,7 +509,7 @@ static void buildSpace(Lowerer &Lw, Space &sp, const std::vector<Qualifier> &qs)
       cnt->dims = {N};
       cnt->index = {Lw.newVar("i", scalarT(ScalarKind::Long))};
       ExpP iv = varExp(cnt->index[0], scalarT(ScalarKind::Long));
-      cnt->body = Lw.subBlock(true, [&] {
+      cnt->body = Lw.bodyBlock(cnt->dims, cnt->index, [&] {
         return runLevels(Lw, sp, {iv}, 0, [&] {
           Val s = Lw.lower(q.expr);
           return std::vector<ExpP>{Lw.length(s, q.span)};
@@ -525,7 +559,7 @@ static void buildSpace(Lowerer &Lw, Space &sp, const std::vector<Qualifier> &qs)
       fill->dims = {N};
       fill->index = {Lw.newVar("i", scalarT(ScalarKind::Long))};
       ExpP fv2 = varExp(fill->index[0], scalarT(ScalarKind::Long));
-      fill->body = Lw.subBlock(true, [&] {
+      fill->body = Lw.bodyBlock(fill->dims, fill->index, [&] {
         runLevels(Lw, sp, {fv2}, 0, [&] {
           Val s = Lw.lower(q.expr);
           Env here = Lw.env;
@@ -629,7 +663,7 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
       auto red = std::make_shared<Reduce>();
       red->n = N;
       red->index = Lw.newVar("k", scalarT(ScalarKind::Long));
-      red->body = Lw.subBlock(true, [&] {
+      red->body = Lw.bodyBlock({red->n}, {red->index}, [&] {
         auto idx = decode(Lw, varExp(red->index, scalarT(ScalarKind::Long)), sp.dims);
         return runLevels(Lw, sp, idx, 0, [&] {
           ExpP n = Lw.length(Lw.lower(head), head->span);
@@ -681,7 +715,7 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
         fill->dims = {N};
         fill->index = {Lw.newVar("k", scalarT(ScalarKind::Long))};
         ExpP kv = varExp(fill->index[0], scalarT(ScalarKind::Long));
-        fill->body = Lw.subBlock(true, [&] {
+        fill->body = Lw.bodyBlock(fill->dims, fill->index, [&] {
           auto idx = decode(Lw, kv, sp.dims);
           runLevels(Lw, sp, idx, 0, [&] {
             Val h = Lw.lower(head);
@@ -716,7 +750,7 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
       idx.push_back(varExp(m->index.back(), scalarT(ScalarKind::Long)));
     }
     size_t outer = sp.dims.size();
-    m->body = Lw.subBlock(true, [&] {
+    m->body = Lw.bodyBlock(m->dims, m->index, [&] {
       return runLevels(Lw, sp, std::vector<ExpP>(idx.begin(), idx.begin() + outer), 0, [&] {
         Val h = Lw.lower(head);
         if (h.kind == Val::Array) h = Lw.toDelayed(h);
@@ -757,10 +791,10 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
     auto f = std::make_shared<Filter>();
     f->n = Lw.bindScalar("n", product(sp.dims));
     f->index = Lw.newVar("k", scalarT(ScalarKind::Long));
-    f->body = Lw.subBlock(true, [&] {
+    f->body = Lw.bodyBlock({f->n}, {f->index}, [&] {
       auto idx = decode(Lw, varExp(f->index, scalarT(ScalarKind::Long)), sp.dims);
       return runLevels(Lw, sp, idx, 0, final, true);
-    });
+    }, sp.where);
     for (auto k : ks) {
       int o = Lw.newVar("t", arrayT(k, 1));
       f->outs.push_back(o);
@@ -778,7 +812,7 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
     m->index.push_back(Lw.newVar("i", scalarT(ScalarKind::Long)));
     idx.push_back(varExp(m->index.back(), scalarT(ScalarKind::Long)));
   }
-  m->body = Lw.subBlock(true, [&] { return runLevels(Lw, sp, idx, 0, final, false); });
+  m->body = Lw.bodyBlock(m->dims, m->index, [&] { return runLevels(Lw, sp, idx, 0, final, false); }, sp.where);
   for (auto k : ks) {
     int o = Lw.newVar("t", arrayT(k, int(sp.dims.size())));
     m->outs.push_back(o);
@@ -869,42 +903,136 @@ Val Lowerer::lowerComprehension(const arrc::Comprehension &c) {
 }
 
 // ------------------------------------------------------------ device code
+// The elements of qualifiers qs inside a body, as a sequential producer: the
+// qualifiers run as nested folds (generators), Ifs (filters) and lets; each
+// element is elem() in the innermost scope. src0: qs[0]'s source, lowered.
+static Val qualifierSeq(Lowerer &Lw, const std::vector<Qualifier> &qs, const Val *src0, Env outer, const Span &at,
+                        const TypeP &type, const std::function<Val()> &elem) {
+  Val s;
+  s.kind = Val::Seq;
+  s.type = type;
+  const std::vector<Qualifier> *qp = &qs;
+  std::shared_ptr<Val> first = src0 ? std::make_shared<Val>(*src0) : nullptr;
+  Lowerer *L = &Lw;
+  s.fold = [L, first, qp, elem, outer, at](const std::vector<ExpP> &init, const StepFn &step) {
+    Lowerer &Lw = *L;
+    const auto &qs = *qp;
+    std::function<std::vector<ExpP>(size_t, const std::vector<ExpP> &)> rec =
+        [&](size_t qi, const std::vector<ExpP> &acc) -> std::vector<ExpP> {
+      if (qi == qs.size()) return step(acc, elem());
+      const Qualifier &q = qs[qi];
+      if (q.kind == Qualifier::Let) {
+        Lw.bindPattern(q.pattern, Lw.lower(q.expr), true);
+        return rec(qi + 1, acc);
+      }
+      if (q.kind == Qualifier::Filter) {
+        Val cnd = Lw.lower(q.expr);
+        auto st = std::make_shared<If>();
+        st->cond = cnd.e;
+        Env here = Lw.env;
+        st->thenB = Lw.condBlock(st->cond, [&] { return rec(qi + 1, acc); });
+        Lw.env = here;
+        st->elseB.results = acc;
+        std::vector<ExpP> outs;
+        for (auto &a : acc) {
+          int o = Lw.newVar("acc", a->type);
+          st->outs.push_back(o);
+          outs.push_back(varExp(o, a->type));
+        }
+        Lw.emit(st);
+        return outs;
+      }
+      Val src = qi == 0 && first ? *first : Lw.lower(q.expr);
+      Env here = Lw.env;
+      return Lw.foldSeq(src, acc, [&](const std::vector<ExpP> &a, const Val &item) {
+        Lw.env = here;
+        Lw.bindPattern(q.pattern, item, true);
+        return rec(qi + 1, a);
+      }, at);
+    };
+    Env saved = Lw.env;
+    Lw.env = outer;
+    auto r = rec(0, init);
+    Lw.env = saved;
+    return r;
+  };
+  Lw.tagSeq(s, "comprehension", at, nullptr);
+  return s;
+}
+
 Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
   Env outer = env;
   TypeP rt = c.type;
   if (!rt || !rt->isArray()) rt = arrayOf(c.head->type, 1);
   if (c.branches.size() > 1) {
     // Zip of simple branches: lock-step Delayed.
+    // A branch with one generator (and lets) reads its source; a branch with
+    // several generators or filters is the array of the tuples of its
+    // variables (a sequential producer made indexable).
     std::vector<std::pair<const Pattern *, Val>> srcs;
     std::vector<const Qualifier *> lets;
+    std::vector<std::pair<std::vector<std::string>, Val>> tuples; // (names, array of tuples)
     for (auto &br : c.branches) {
-      if (br.empty() || br[0].kind != Qualifier::Bind) error(c.span, "unsupported zip branch inside a parallel body");
-      Val s = lower(br[0].expr);
-      if (s.kind == Val::Seq || !s.isArrayLike()) error(br[0].span, "unsupported: zip of an irregular array inside a parallel body");
-      srcs.push_back({&br[0].pattern, s});
-      for (size_t i = 1; i < br.size(); ++i) {
-        if (br[i].kind != Qualifier::Let) error(br[i].span, "unsupported: zip branch with several generators inside a parallel body");
-        lets.push_back(&br[i]);
+      if (br.empty() || br[0].kind != Qualifier::Bind) error(c.span, "a zip branch must start with a binding");
+      bool simple = true;
+      for (size_t i = 1; i < br.size(); ++i) simple = simple && br[i].kind == Qualifier::Let;
+      if (!simple) {
+        std::vector<std::pair<std::string, TypeP>> vars;
+        std::function<void(const Pattern &)> rec = [&](const Pattern &p) {
+          if (p.kind == Pattern::Var) vars.push_back({p.name, p.type});
+          for (auto &x : p.elems) rec(x);
+        };
+        for (auto &q : br)
+          if (q.kind != Qualifier::Filter) rec(q.pattern);
+        std::vector<TypeP> ts;
+        std::vector<std::string> names;
+        for (auto &v : vars) {
+          if (!v.second || v.second->isArray() || v.second->kind == arrc::Type::Func)
+            error(br[0].span, "unsupported: a zip branch with several generators binding an array ('" + v.first +
+                                  "') inside a parallel body");
+          ts.push_back(v.second);
+          names.push_back(v.first);
+        }
+        TypeP tt = arrc::Type::tuple(ts);
+        Val seq = qualifierSeq(*this, br, nullptr, outer, br[0].span, arrc::Type::array(tt, 1), [this, names, tt] {
+          std::vector<Val> es;
+          for (auto &n : names) es.push_back(*lookup(n));
+          return Val::tuple(es, tt);
+        });
+        tuples.push_back({names, indexable(seq, br[0].span)});
+        continue;
       }
+      Val s = lower(br[0].expr);
+      if (s.kind == Val::Seq) s = indexable(s, br[0].span);
+      if (!s.isArrayLike()) error(br[0].span, "zip branch over a value that is not an array");
+      srcs.push_back({&br[0].pattern, s});
+      for (size_t i = 1; i < br.size(); ++i) lets.push_back(&br[i]);
     }
+    std::vector<Val> all;
+    for (auto &x : srcs) all.push_back(x.second);
+    for (auto &x : tuples) all.push_back(x.second);
     Val d;
     d.kind = Val::Delayed;
     d.type = rt;
-    d.dims = {extent(srcs[0].second, 0, c.span)};
+    d.dims = {extent(all[0], 0, c.span)};
     {
       // Lock-step sizes must match: an in-body guard on the extent.
       ExpP n0 = d.dims[0];
-      for (size_t k = 1; k < srcs.size(); ++k) {
-        ExpP nk = extent(srcs[k].second, 0, c.span);
+      for (size_t k = 1; k < all.size(); ++k) {
+        ExpP nk = extent(all[k], 0, c.span);
         d.dims[0] = bindScalar("n", addL(d.dims[0], deviceGuard(binaryExp(BinOp::Eq, n0, nk), position(c.span),
                                                                  Check::ZipSize, {n0, nk})));
       }
     }
     const ExprP head = c.head;
-    d.fetch = [this, srcs, lets, head, outer](const std::vector<ExpP> &idx) {
+    d.fetch = [this, srcs, lets, tuples, head, outer](const std::vector<ExpP> &idx) {
       Env saved = env;
       env = outer;
       for (auto &s : srcs) bindPattern(*s.first, itemOf(*this, s.second, idx[0]), true);
+      for (auto &t : tuples) {
+        Val e = elementAt(t.second, {idx[0]});
+        for (size_t k = 0; k < t.first.size(); ++k) bind(t.first[k], e.elems.at(k));
+      }
       for (auto *q : lets) bindPattern(q->pattern, lower(q->expr), true);
       Val r = lower(head);
       env = saved;
@@ -918,116 +1046,105 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
   for (size_t i = 1; i < qs.size(); ++i) mapLike = mapLike && qs[i].kind == Qualifier::Let;
   Val src0 = lower(qs[0].expr);
   const ExprP head = c.head;
+  // A nested head (rank >= 2 result) over an irregular source: the source
+  // made indexable (the result is indexed, never only folded).
+  if (mapLike && src0.kind == Val::Seq && rt->rank > 1) src0 = indexable(src0, qs[0].span);
   if (mapLike && src0.kind != Val::Seq) {
     Val d;
     d.kind = Val::Delayed;
     d.type = rt;
     d.dims = {extent(src0, 0, c.span)};
     size_t inner = rt->rank > 1 ? size_t(rt->rank - 1) : 0;
+    bool dependent = false;
     if (inner > 0) {
-      // A nested head (rank >= 2 result): its extents must not depend on the
-      // element; probe them with a placeholder index and keep them only if
-      // they use nothing bound inside the probe.
+      // A nested head (rank >= 2 result): its extents, probed at a
+      // placeholder element, are computed here by the probe's statements
+      // they need, at element 0 (under n > 0). When they depend on the
+      // element they must still be equal for every element (the language's
+      // runtime regularity check): each element guards its own extents
+      // against them (Irregular).
       int iv = newVar("i", scalarT(ScalarKind::Long));
       std::vector<ExpP> dims;
-      bool seqHead = false;
+      NoHoist nh(*this);
       Block probe = subBlock(true, [&] {
         Env saved = env;
         env = outer;
         bindPattern(qs[0].pattern, itemOf(*this, src0, varExp(iv, scalarT(ScalarKind::Long))), true);
         for (size_t i = 1; i < qs.size(); ++i) bindPattern(qs[i].pattern, lower(qs[i].expr), true);
         Val h = lower(head);
-        if (h.kind == Val::Seq || !h.isArrayLike()) seqHead = true;
-        else
-          for (size_t k = 0; k < inner; ++k) dims.push_back(extent(h, int(k), head->span));
+        if (!h.isArrayLike()) error(head->span, "internal: nested head is not an array");
+        for (size_t k = 0; k < inner; ++k) dims.push_back(k == 0 ? length(h, head->span) : extent(h, int(k), head->span));
         env = saved;
-        return std::vector<ExpP>{};
+        return dims;
       });
-      std::set<int> defs, used;
-      blockDefs(probe, defs);
-      defs.insert(iv);
-      std::map<int, ExpP> lets;
-      for (auto &st : probe.stmts)
-        if (st->kind == StmtKind::Let) lets[st->outs[0]] = static_cast<const Let &>(*st).value;
-      for (auto &x : dims) {
-        for (int round = 0; round < 50; ++round) {
-          std::set<int> vs;
-          expVars(x, vs);
-          std::map<int, ExpP> sub;
-          for (int v : vs)
-            if (lets.count(v)) sub[v] = lets[v];
-          if (sub.empty()) break;
-          x = substitute(x, sub);
-        }
-        expVars(x, used);
+      // The probe's statements the extents need (a backward slice).
+      std::set<int> need;
+      for (auto &x : dims) expVars(x, need);
+      std::vector<StmtP> kept;
+      for (int k = int(probe.stmts.size()) - 1; k >= 0; --k) {
+        const Stmt &st = *probe.stmts[k];
+        bool needed = false;
+        for (int o : st.outs) needed = needed || need.count(o);
+        if (!needed) continue;
+        kept.insert(kept.begin(), probe.stmts[k]);
+        std::set<int> u, dd;
+        stmtUses(st, u);
+        stmtDefs(st, dd);
+        for (int x : u)
+          if (!dd.count(x)) need.insert(x);
       }
-      bool dependent = seqHead;
-      for (int u : used) dependent = dependent || defs.count(u);
-      if (dependent)
-        error(head->span, "unsupported: a nested array whose inner size depends on the element, inside a parallel body");
+      dependent = need.count(iv) > 0;
+      if (!kept.empty() || dependent) {
+        auto st = std::make_shared<If>();
+        st->cond = binaryExp(BinOp::Gt, d.dims[0], constLong(0));
+        st->thenB = condBlock(st->cond, [&] {
+          std::map<int, ExpP> sub{{iv, constLong(0)}};
+          Block kb;
+          kb.stmts = kept;
+          Block cl = cloneFresh(mod, kb, sub);
+          for (auto &x : cl.stmts) cur->stmts.push_back(x);
+          std::vector<ExpP> r;
+          for (auto &x : dims) r.push_back(substitute(x, sub));
+          return r;
+        });
+        for (auto &x : dims) {
+          st->elseB.results.push_back(constLong(0));
+          int o = newVar("inner", scalarT(ScalarKind::Long));
+          st->outs.push_back(o);
+          x = varExp(o, scalarT(ScalarKind::Long));
+        }
+        st->span = head->span;
+        emit(st);
+      }
       d.dims.insert(d.dims.end(), dims.begin(), dims.end());
     }
-    d.fetch = [this, src0, &qs, head, outer, inner](const std::vector<ExpP> &idx) {
+    std::vector<ExpP> innerDims(d.dims.begin() + 1, d.dims.end());
+    int ipos = position(head->span);
+    d.fetch = [this, src0, &qs, head, outer, inner, dependent, innerDims, ipos](const std::vector<ExpP> &idx) {
       Env saved = env;
       env = outer;
       bindPattern(qs[0].pattern, itemOf(*this, src0, idx[0]), true);
       for (size_t i = 1; i < qs.size(); ++i) bindPattern(qs[i].pattern, lower(qs[i].expr), true);
       Val r = lower(head);
       env = saved;
-      if (inner > 0 && r.isArrayLike() && r.kind != Val::Seq && idx.size() == inner + 1)
-        return elementAt(r, std::vector<ExpP>(idx.begin() + 1, idx.end()));
+      if (inner > 0 && r.kind == Val::Seq) r = indexable(r, head->span);
+      if (inner > 0 && r.isArrayLike() && idx.size() == inner + 1) {
+        std::vector<ExpP> ix(idx.begin() + 1, idx.end());
+        if (dependent)
+          for (size_t k = 0; k < inner; ++k) {
+            ExpP ek = extent(r, int(k), head->span);
+            ix[k] = bindScalar("ix", addL(ix[k], deviceGuard(binaryExp(BinOp::Eq, ek, innerDims[k]), ipos, Check::Irregular,
+                                                             {innerDims[k], ek})));
+          }
+        return elementAt(r, ix);
+      }
       if (r.isArrayLike()) error(head->span, "unsupported: a nested array computed inside a parallel body");
       return r;
     };
     return d;
   }
-  Val s;
-  s.kind = Val::Seq;
-  s.type = rt;
-  const Span at = c.span;
-  s.fold = [this, src0, &qs, head, outer, at](const std::vector<ExpP> &init, const StepFn &step) {
-    std::function<std::vector<ExpP>(size_t, const std::vector<ExpP> &)> rec =
-        [&](size_t qi, const std::vector<ExpP> &acc) -> std::vector<ExpP> {
-      if (qi == qs.size()) {
-        Val h = lower(head);
-        return step(acc, h);
-      }
-      const Qualifier &q = qs[qi];
-      if (q.kind == Qualifier::Let) {
-        bindPattern(q.pattern, lower(q.expr), true);
-        return rec(qi + 1, acc);
-      }
-      if (q.kind == Qualifier::Filter) {
-        Val cnd = lower(q.expr);
-        auto st = std::make_shared<If>();
-        st->cond = cnd.e;
-        Env here = env;
-        st->thenB = subBlock(true, [&] { return rec(qi + 1, acc); });
-        env = here;
-        st->elseB.results = acc;
-        std::vector<ExpP> outs;
-        for (auto &a : acc) {
-          int o = newVar("acc", a->type);
-          st->outs.push_back(o);
-          outs.push_back(varExp(o, a->type));
-        }
-        emit(st);
-        return outs;
-      }
-      Val src = qi == 0 ? src0 : lower(q.expr);
-      Env here = env;
-      return foldSeq(src, acc, [&](const std::vector<ExpP> &a, const Val &item) {
-        env = here;
-        bindPattern(q.pattern, item, true);
-        return rec(qi + 1, a);
-      }, at);
-    };
-    Env saved = env;
-    env = outer;
-    auto r = rec(0, init);
-    env = saved;
-    return r;
-  };
+  Val s = qualifierSeq(*this, qs, &src0, outer, c.span, rt, [this, head] { return lower(head); });
+  tagSeq(s, "comprehension", c.span, nullptr);
   return s;
 }
 

@@ -51,8 +51,34 @@ ExpP Lowerer::bindScalar(const std::string &name, ExpP e) {
   return varExp(v, e->type);
 }
 
+static bool spanWithin(const Span &outer, const Span &s) {
+  if (outer.file != s.file) return false;
+  auto le = [](const Pos &a, const Pos &b) { return a.line < b.line || (a.line == b.line && a.col <= b.col); };
+  return le(outer.begin, s.begin) && le(s.begin, outer.end);
+}
+
+// A position inside a stdlib or imported function (inlined at its call) is
+// reported at the user's call site, followed by one "note: in F at
+// FILE:LINE" line per function of the chain, innermost first. The notes go
+// between the position and the message text ("pos\nnote: ...\n: message");
+// arrc::Error moves them after the message.
 int Lowerer::position(const Span &s) {
   std::string loc = s.valid() ? sources.location(s) : std::string("<unknown>");
+  if (s.valid() && mainFile >= 0 && s.file != mainFile) {
+    std::string notes;
+    Span at = s;
+    Env e = env;
+    while (at.file != mainFile) {
+      const EnvNode *m = e.get();
+      while (m && !m->fn) m = m->next.get();
+      if (!m || !spanWithin(m->fn->span, at)) break;
+      std::string name = m->fn->instanceOf.empty() ? m->fn->name : m->fn->instanceOf;
+      notes += "note: in " + name + " at " + sources.path(at.file) + ":" + std::to_string(at.begin.line) + "\n";
+      at = m->callSite;
+      e = m->callerEnv;
+    }
+    if (at.valid() && at.file == mainFile && !notes.empty()) loc = sources.location(at) + "\n" + notes;
+  }
   for (size_t i = 0; i < mod.positions.size(); ++i)
     if (mod.positions[i] == loc) return int(i);
   return mod.position(loc);
@@ -72,11 +98,32 @@ Block Lowerer::subBlock(bool dev, const std::function<std::vector<ExpP>()> &f) {
     deviceTop = &b;
     deviceVarStart = int(mod.vars.size());
   }
+  // The frame of this block (nested parallelism, LowerNested.cpp).
+  Frame fr;
+  fr.block = &b;
+  fr.id = ++frameCounter;
+  if (!dev) fr.kind = Frame::Host;
+  else if (!device) {
+    fr.kind = Frame::Top;
+    fr.host = cur;
+    if (pendingSpace.set)
+      fr.dims = pendingSpace.dims, fr.index = pendingSpace.index, fr.where = pendingSpace.where, fr.cols = pendingSpace.cols;
+  } else if (pendingCond) {
+    fr.kind = Frame::Cond;
+    fr.cond = pendingCond;
+  } else {
+    fr.kind = Frame::Opaque;
+  }
+  pendingSpace = PendingSpace{};
+  pendingCond = nullptr;
+  frames.push_back(fr);
+  size_t depth = frames.size();
   cur = &b;
   device = dev;
   auto restore = [&] {
     cur = saved, device = savedDev, env = savedEnv;
     hostBlock = savedHost, deviceTop = savedTop, deviceVarStart = savedStart;
+    frames.resize(depth - 1);
   };
   try {
     b.results = f();
@@ -86,6 +133,22 @@ Block Lowerer::subBlock(bool dev, const std::function<std::vector<ExpP>()> &f) {
   }
   restore();
   return b;
+}
+
+Block Lowerer::bodyBlock(const std::vector<ExpP> &dims, const std::vector<int> &index,
+                         const std::function<std::vector<ExpP>()> &f, const std::string &where,
+                         const std::map<int, ExpP> &cols) {
+  pendingSpace.set = !device;
+  pendingSpace.dims = dims;
+  pendingSpace.index = index;
+  pendingSpace.where = where;
+  pendingSpace.cols = cols;
+  return subBlock(true, f);
+}
+
+Block Lowerer::condBlock(ExpP cond, const std::function<std::vector<ExpP>()> &f) {
+  if (device) pendingCond = cond;
+  return subBlock(device, f);
 }
 
 const Val *Lowerer::lookup(const std::string &name) const {
@@ -196,7 +259,7 @@ Val Lowerer::materialize(const Val &v, const Span &at) {
   for (size_t k = 0; k < v.dims.size(); ++k) m->index.push_back(newVar("i", scalarT(ScalarKind::Long)));
   std::vector<ExpP> idx;
   for (int i : m->index) idx.push_back(varExp(i, scalarT(ScalarKind::Long)));
-  m->body = subBlock(true, [&] { return leaves(v.fetch(idx), at); });
+  m->body = bodyBlock(m->dims, m->index, [&] { return leaves(v.fetch(idx), at); });
   std::vector<ExpP> arrs;
   for (auto k : ks) {
     int o = newVar("t", arrayT(k, int(v.dims.size())));
@@ -368,7 +431,7 @@ Val Lowerer::inlineCall(const FunDecl *d, const std::vector<Val> &args, const Sp
   if (!d->body) error(at, "internal: function '" + d->name + "' has no body");
   if (d->params.size() != args.size()) error(at, "internal: wrong number of arguments to '" + d->name + "'");
   Env saved = env;
-  env = nullptr;
+  env = std::make_shared<EnvNode>(EnvNode{"", Val{}, nullptr, d, at, saved});
   inlineStack.push_back(d);
   try {
     for (size_t i = 0; i < args.size(); ++i) {
@@ -426,12 +489,14 @@ Val Lowerer::scalarBinary(BinOp op, const Val &a, const Val &b, const Span &at) 
   return Val::scalar(r, arrc::Type::scalarOf(r->type.elem));
 }
 
-Val Lowerer::elementwise(const std::vector<Val> &args, const TypeP &resultType, const Span &at,
+Val Lowerer::elementwise(const std::vector<Val> &args0, const TypeP &resultType, const Span &at,
                          const std::function<Val(const std::vector<Val> &)> &f, int checkCode) {
+  std::vector<Val> args = args0;
+  for (auto &a : args)
+    if (a.kind == Val::Seq) a = indexable(a, at);
   const Val *first = nullptr;
   for (auto &a : args)
     if (a.isArrayLike()) {
-      if (a.kind == Val::Seq) error(at, "unsupported: element-wise operation on an irregular array");
       if (!first) first = &a;
     }
   if (!first) return f(args);
@@ -499,6 +564,7 @@ Val Lowerer::elementwise(const std::vector<Val> &args, const TypeP &resultType, 
   else {
     // Find the element type by a dry run in a scratch block.
     TypeP et;
+    NoHoist nh(*this);
     Block scratch = subBlock(true, [&] {
       std::vector<ExpP> idx(rank, constLong(0));
       et = d.fetch(idx).type;
@@ -531,7 +597,7 @@ Val Lowerer::lowerBinary(const arrc::Binary &b) {
   if ((b.op == BinOp::And || b.op == BinOp::Or) && x.kind == Val::Scalar) {
     // Short circuit: the right side runs only when needed.
     Val y;
-    Block rb = subBlock(device, [&] {
+    Block rb = condBlock(b.op == BinOp::And ? x.e : unaryExp(UnOp::Not, x.e), [&] {
       y = lower(b.rhs);
       return std::vector<ExpP>{y.kind == Val::Scalar ? y.e : constBool(false)};
     });
@@ -564,20 +630,38 @@ Val Lowerer::lowerBinary(const arrc::Binary &b) {
 // under an If statement: the extents (a Delayed result) or the whole fold (a
 // Seq result, when a branch is irregular), so that the branch not taken is
 // never evaluated.
-Val Lowerer::deviceArrayIf(const arrc::If &e, ExpP cond) {
+static Val projectPath(const Val &v, const std::vector<int> &path) {
+  Val r = v;
+  for (int k : path) {
+    Val x = r.elems.at(size_t(k));
+    r = x;
+  }
+  return r;
+}
+
+static TypeP typeAtPath(TypeP t, const std::vector<int> &path) {
+  for (int k : path) t = t->elems.at(size_t(k));
+  return t;
+}
+
+// An `if` whose result is (or holds, at tuple path `path`) an array.
+Val Lowerer::deviceArrayIf(const arrc::If &e, ExpP cond, const std::vector<int> &path) {
   cond = bindScalar("c", cond);
   Env captured = env;
   const arrc::If *ep = &e;
-  TypeP t = e.type;
+  TypeP t = typeAtPath(e.type, path);
   Val tv, ev;
-  subBlock(true, [&] { tv = lower(e.then); return std::vector<ExpP>{}; });
-  subBlock(true, [&] { ev = lower(e.els); return std::vector<ExpP>{}; });
+  {
+    NoHoist nh(*this);
+    subBlock(true, [&] { tv = projectPath(lower(e.then), path); return std::vector<ExpP>{}; });
+    subBlock(true, [&] { ev = projectPath(lower(e.els), path); return std::vector<ExpP>{}; });
+  }
   if (!tv.isArrayLike() || !ev.isArrayLike()) error(e.span, "internal: array branches expected");
-  auto branch = [this, captured, ep](bool thenSide, const std::function<std::vector<ExpP>(const Val &)> &use) {
-    return subBlock(true, [&] {
+  auto branch = [this, captured, ep, cond, path](bool thenSide, const std::function<std::vector<ExpP>(const Val &)> &use) {
+    return condBlock(thenSide ? cond : unaryExp(UnOp::Not, cond), [&] {
       Env saved = env;
       env = captured;
-      Val v = lower(thenSide ? ep->then : ep->els);
+      Val v = projectPath(lower(thenSide ? ep->then : ep->els), path);
       env = saved;
       return use(v);
     });
@@ -607,6 +691,7 @@ Val Lowerer::deviceArrayIf(const arrc::If &e, ExpP cond) {
       auto use = [&](const Val &v) { return foldSeq(v, init, step, at); };
       return emitIf(branch(true, use), branch(false, use));
     };
+    tagSeq(r, "if", at, nullptr);
     return r;
   }
   int rank = t->rank;
@@ -628,13 +713,77 @@ Val Lowerer::deviceArrayIf(const arrc::If &e, ExpP cond) {
   return d;
 }
 
+static bool hasArrayType(const TypeP &t) {
+  if (!t) return false;
+  if (t->isArray()) return true;
+  if (t->kind == arrc::Type::Tuple)
+    for (auto &x : t->elems)
+      if (hasArrayType(x)) return true;
+  return false;
+}
+
+// An `if` whose result is a tuple holding arrays, in a body: each array
+// component is an array-valued if (deviceArrayIf), the scalar leaves come
+// from one If statement.
+Val Lowerer::deviceIfValue(const arrc::If &e, ExpP cond) {
+  cond = bindScalar("c", cond);
+  Env captured = env;
+  // the scalar leaves of a value, in order, skipping arrays
+  std::function<void(const Val &, std::vector<ExpP> &)> scalars = [&](const Val &v, std::vector<ExpP> &out) {
+    if (v.kind == Val::Tuple) {
+      for (auto &x : v.elems) scalars(x, out);
+    } else if (v.kind == Val::Scalar) {
+      out.push_back(v.e);
+    }
+  };
+  auto side = [&](bool thenSide) {
+    return condBlock(thenSide ? cond : unaryExp(UnOp::Not, cond), [&] {
+      Env saved = env;
+      env = captured;
+      Val v = lower(thenSide ? e.then : e.els);
+      env = saved;
+      std::vector<ExpP> out;
+      scalars(v, out);
+      return out;
+    });
+  };
+  auto st = std::make_shared<If>();
+  st->cond = cond;
+  st->thenB = side(true);
+  st->elseB = side(false);
+  std::vector<ExpP> sl;
+  for (auto &r : st->thenB.results) {
+    int o = newVar("r", r->type);
+    st->outs.push_back(o);
+    sl.push_back(varExp(o, r->type));
+  }
+  st->span = e.span;
+  if (!st->outs.empty()) emit(st);
+  size_t si = 0;
+  std::function<Val(const TypeP &, std::vector<int>)> build = [&](const TypeP &t, std::vector<int> path) -> Val {
+    if (t->kind == arrc::Type::Tuple) {
+      std::vector<Val> es;
+      for (size_t k = 0; k < t->elems.size(); ++k) {
+        auto p = path;
+        p.push_back(int(k));
+        es.push_back(build(t->elems[k], p));
+      }
+      return Val::tuple(es, t);
+    }
+    if (t->isArray()) return deviceArrayIf(e, cond, path);
+    return Val::scalar(sl.at(si++), t);
+  };
+  return build(e.type, {});
+}
+
 Val Lowerer::lowerIf(const arrc::If &e) {
   Val c = lower(e.cond);
   if (c.kind != Val::Scalar) error(e.cond->span, "unsupported condition");
   if (device && e.type && e.type->isArray()) return deviceArrayIf(e, c.e);
+  if (device && hasArrayType(e.type)) return deviceIfValue(e, c.e);
   Val tv, ev;
-  Block tb = subBlock(device, [&] { tv = lower(e.then); return leaves(tv, e.then->span); });
-  Block eb = subBlock(device, [&] { ev = lower(e.els); return leaves(ev, e.els->span); });
+  Block tb = condBlock(c.e, [&] { tv = lower(e.then); return leaves(tv, e.then->span); });
+  Block eb = condBlock(unaryExp(UnOp::Not, c.e), [&] { ev = lower(e.els); return leaves(ev, e.els->span); });
   if (tb.results.size() != eb.results.size()) error(e.span, "internal: branches of different shapes");
   bool allScalar = tv.kind != Val::Array && ev.kind != Val::Array;
   bool cheap = tb.stmts.empty() && eb.stmts.empty() && allScalar;
@@ -775,10 +924,69 @@ static bool hasArray(const TypeP &t) {
   return false;
 }
 
+// Whether v's arrays have the constant extents `shapes` (in order).
+static bool sameConstShapes(const Lowerer &L, const Val &v, const std::vector<std::vector<int64_t>> &shapes, size_t &si) {
+  switch (v.kind) {
+  case Val::Scalar: return true;
+  case Val::Tuple:
+    for (auto &e : v.elems)
+      if (!sameConstShapes(L, e, shapes, si)) return false;
+    return true;
+  case Val::Array:
+  case Val::Delayed: {
+    std::vector<int64_t> shape;
+    return si < shapes.size() && constShape(L, v, shape) && shape == shapes[si++];
+  }
+  default: return false;
+  }
+}
+
+static bool constShapes(const Lowerer &L, const Val &v) {
+  if (v.kind == Val::Tuple) {
+    for (auto &e : v.elems)
+      if (!constShapes(L, e)) return false;
+    return true;
+  }
+  std::vector<int64_t> shape;
+  return v.kind == Val::Scalar || ((v.kind == Val::Array || v.kind == Val::Delayed) && constShape(L, v, shape));
+}
+
 Val Lowerer::lowerLoop(const arrc::Loop &e) {
   Val init = lower(e.init);
   TypeP st = e.type ? e.type : init.type;
   bool scal = device && hasArray(st);
+  if (scal) {
+    // Array state in a body: scalarised when its extents are small constants
+    // that the body keeps; otherwise the loop is lifted out of the body
+    // (LowerNested.cpp: one host loop over every element's state).
+    bool keep = constShapes(*this, init);
+    if (keep) {
+      std::vector<std::vector<int64_t>> sh;
+      size_t si = 0;
+      NoHoist nh(*this);
+      subBlock(true, [&] {
+        scalarLeaves(init, sh, true, si, e.init->span);
+        std::vector<ExpP> ps;
+        size_t s2 = 0;
+        auto probeLs = scalarLeaves(init, sh, false, s2, e.init->span);
+        for (auto &x : probeLs) ps.push_back(varExp(newVar("s", x->type), x->type));
+        size_t pos = 0, s3 = 0;
+        bindPattern(e.pattern, scalarRebuild(st, ps, pos, sh, s3), false);
+        if (e.form == arrc::Loop::For && !e.indexName.empty())
+          bind(e.indexName, Val::scalar(varExp(newVar("i", scalarT(ScalarKind::Int)), scalarT(ScalarKind::Int)),
+                                        arrc::Type::scalarOf(ScalarKind::Int)));
+        Val b = lower(e.body);
+        size_t s4 = 0;
+        keep = sameConstShapes(*this, b, sh, s4);
+        return std::vector<ExpP>{};
+      });
+    }
+    if (!keep) {
+      Val out;
+      nestedLoop(e, init, out);
+      return out;
+    }
+  }
   std::vector<std::vector<int64_t>> shapes;
   size_t si0 = 0;
   auto ls = scal ? scalarLeaves(init, shapes, true, si0, e.init->span) : leaves(init, e.init->span);
@@ -1043,6 +1251,8 @@ ExpP Lowerer::deviceGuard(ExpP ok, int pos, int code, std::vector<ExpP> values) 
   auto it = guardVars.find(code);
   if (it == guardVars.end()) {
     int g = newVar("guard", arrayT(ScalarKind::Long, 1));
+    deviceVars.erase(g); // a host Literal (inserted at the start of the export)
+    hostVars.insert(g);
     mod.guards.push_back({g, Check::Code(code)});
     it = guardVars.emplace(code, g).first;
   }
@@ -1052,6 +1262,7 @@ ExpP Lowerer::deviceGuard(ExpP ok, int pos, int code, std::vector<ExpP> values) 
 void Lowerer::lowerExport(const FunDecl &d, Function &out) {
   guardVars.clear();
   hostVars.clear();
+  mainFile = d.span.file;
   out.name = d.name;
   out.span = d.span;
   out.resultType = d.result;

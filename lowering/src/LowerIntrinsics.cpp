@@ -52,7 +52,7 @@ static std::vector<ExpP> reduceElems(Lowerer &Lw, const Val &arr, const std::vec
   r->n = Lw.extent(a, 0, at);
   r->index = Lw.newVar("i", L1());
   ExpP iv = varExp(r->index, L1());
-  r->body = Lw.subBlock(true, [&] { return elemLeaves(Lw.elementAt(a.rank() > 1 ? Lw.toDelayed(a) : a, {iv})); });
+  r->body = Lw.bodyBlock({r->n}, {r->index}, [&] { return elemLeaves(Lw.elementAt(a.rank() > 1 ? Lw.toDelayed(a) : a, {iv})); });
   r->op = makeLambda(Lw, ks, op);
   r->ne = ne;
   std::vector<ExpP> outs;
@@ -100,7 +100,7 @@ static std::vector<ExpP> condUpd(Lowerer &Lw, const ExpP &c, const std::vector<E
                                  const std::function<std::vector<ExpP>()> &upd) {
   auto s = std::make_shared<If>();
   s->cond = c;
-  s->thenB = Lw.subBlock(true, upd);
+  s->thenB = Lw.condBlock(c, upd);
   s->elseB.results = acc;
   std::vector<ExpP> rs;
   for (auto &r : acc) {
@@ -114,9 +114,8 @@ static std::vector<ExpP> condUpd(Lowerer &Lw, const ExpP &c, const std::vector<E
 
 static Val deviceSegOp(Lowerer &Lw, const std::string &name, const std::vector<Val> &args, const Span &at, const TypeP &rt) {
   auto indexable = [&](const Val &v) {
-    if (v.kind == Val::Seq) Lw.error(at, "unsupported: '" + name + "' of an irregular array inside a parallel body");
     if (!v.isArrayLike()) Lw.error(at, "'" + name + "' of a value that is not an array");
-    return v;
+    return Lw.indexable(v, at);
   };
   auto zipGuard = [&](const Val &a, const Val &b) {
     ExpP na = Lw.extent(a, 0, at), nb = Lw.extent(b, 0, at);
@@ -171,7 +170,7 @@ static Val deviceSegOp(Lowerer &Lw, const std::string &name, const std::vector<V
     // element read: meant for small per-element arrays).
     Val xs = indexable(name == "sort" ? args[0] : args[1]);
     Val keys = name == "sort" ? xs : indexable(Lw.mapVal(args[0], {xs}, at, nullptr));
-    if (keys.kind == Val::Seq) Lw.error(at, "unsupported: sort keys of an irregular array inside a parallel body");
+    keys = Lw.indexable(keys, at);
     ExpP n = Lw.bindScalar("n", Lw.extent(xs, 0, at));
     TypeP t = xs.type;
     Val d;
@@ -255,12 +254,17 @@ Val Lowerer::filterVal(const Val &p, const Val &arr, const Span &at) {
     Val s;
     s.kind = Val::Seq;
     s.type = arr.type;
+    tagSeq(s, "filter", at, arr.kind == Val::Seq ? (arr.seq ? arr.seq->bound : nullptr) : extent(arr, 0, at));
+    if (arr.kind != Val::Seq) {
+      s.seq->filterPred = std::make_shared<Val>(p);
+      s.seq->filterSrc = std::make_shared<Val>(arr);
+    }
     s.fold = [this, p, arr, at](const std::vector<ExpP> &init, const StepFn &step) {
       return foldSeq(arr, init, [&](const std::vector<ExpP> &acc, const Val &item) {
         Val c = apply(p, {item}, at);
         auto st = std::make_shared<If>();
         st->cond = c.e;
-        st->thenB = subBlock(true, [&] { return step(acc, item); });
+        st->thenB = condBlock(st->cond, [&] { return step(acc, item); });
         st->elseB.results = acc;
         std::vector<ExpP> outs;
         for (auto &a : acc) {
@@ -280,7 +284,7 @@ Val Lowerer::filterVal(const Val &p, const Val &arr, const Span &at) {
   f->n = extent(arr, 0, at);
   f->index = newVar("i", L1());
   ExpP iv = varExp(f->index, L1());
-  f->body = subBlock(true, [&] {
+  f->body = bodyBlock({f->n}, {f->index}, [&] {
     Val item = elementAt(arr, {iv});
     Val c = apply(p, {item}, at);
     std::vector<ExpP> r{c.e};
@@ -377,7 +381,59 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
       s.fold = [this, src, f, at](const std::vector<ExpP> &init, const StepFn &step) {
         return foldSeq(src, init, [&](const std::vector<ExpP> &acc, const Val &item) { return step(acc, apply(f, {item}, at)); }, at);
       };
+      tagSeq(s, "map", at, src.seq ? src.seq->bound : nullptr);
       return s;
+    }
+    bool rows = false;
+    for (auto &a : arrs) rows = rows || a.rank() > 1;
+    if (rows && rt && rt->isArray()) {
+      // Over rank >= 2 arrays map applies f to rows: the comprehension
+      // [f(x0, x1, ...) | x0 <- a0 | x1 <- a1 ...], with its schemes (a nest
+      // when f yields arrays of equal extents).
+      static int uid = 0;
+      std::string tag = std::to_string(uid++);
+      Env saved = env;
+      auto var = [&](const std::string &n, const TypeP &t) {
+        auto v = std::make_shared<VarRef>();
+        v->name = n;
+        v->ref = VarRef::Ref::Local;
+        v->type = t;
+        v->span = at;
+        return v;
+      };
+      auto c = std::make_shared<arrc::Comprehension>();
+      c->span = at;
+      c->type = rt;
+      auto call = std::make_shared<arrc::Call>();
+      call->span = at;
+      call->type = elemTypeOf(rt);
+      std::string fname = " map f " + tag;
+      bind(fname, args[0]);
+      call->callee = var(fname, args[0].type);
+      for (size_t k = 0; k < arrs.size(); ++k) {
+        std::string an = " map a" + std::to_string(k) + " " + tag, xn = " map x" + std::to_string(k) + " " + tag;
+        bind(an, arrs[k]);
+        Qualifier q;
+        q.kind = Qualifier::Bind;
+        q.pattern.kind = Pattern::Var;
+        q.pattern.name = xn;
+        q.pattern.type = elemTypeOf(arrs[k].type);
+        q.pattern.span = at;
+        q.expr = var(an, arrs[k].type);
+        q.span = at;
+        c->branches.push_back({q});
+        call->args.push_back(var(xn, q.pattern.type));
+      }
+      c->head = call;
+      ownedAst.push_back(c);
+      try {
+        Val r = lower(c);
+        env = saved;
+        return r;
+      } catch (...) {
+        env = saved;
+        throw;
+      }
     }
     return mapVal(args[0], arrs, at, rt);
   }
@@ -396,6 +452,7 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
   if (name == "unzip") {
     need(1);
     Val a = args[0];
+    if (a.kind == Val::Seq) a = indexable(a, at);
     if (a.kind == Val::Array) {
       std::vector<Val> parts;
       size_t pos = 0;
@@ -516,7 +573,7 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
       red->n = extent(arr, 0, at);
       red->index = newVar("i", L1());
       ExpP iv = varExp(red->index, L1());
-      red->body = subBlock(true, [&] { return std::vector<ExpP>{elementAt(arr, {iv}).e, iv}; });
+      red->body = bodyBlock({red->n}, {red->index}, [&] { return std::vector<ExpP>{elementAt(arr, {iv}).e, iv}; });
       red->op = makeLambda(*this, {k, ScalarKind::Long}, op);
       red->ne = {constZero(k), constLong(-1)};
       for (auto kk : {k, ScalarKind::Long}) {
@@ -534,7 +591,8 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
   if (name == "concat" || name == "++") {
     need(2);
     Val a = args[0], b = args[1];
-    if (a.kind == Val::Seq || b.kind == Val::Seq) error(at, "unsupported: concatenation of irregular arrays inside a parallel body");
+    if (a.kind == Val::Seq) a = indexable(a, at);
+    if (b.kind == Val::Seq) b = indexable(b, at);
     Val da = a.kind == Val::Array ? toDelayed(a) : a, db = b.kind == Val::Array ? toDelayed(b) : b;
     ExpP na = da.dims[0], nb = db.dims[0];
     std::vector<ExpP> dims{addL(na, nb)};
@@ -557,8 +615,8 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
       ib[0] = selectExp(inA, constLong(0), subL(i[0], na));
       auto st = std::make_shared<If>();
       st->cond = inA;
-      st->thenB = subBlock(true, [&] { return leaves(da.fetch(i), {}); });
-      st->elseB = subBlock(true, [&] {
+      st->thenB = condBlock(inA, [&] { return leaves(da.fetch(i), {}); });
+      st->elseB = condBlock(unaryExp(UnOp::Not, inA), [&] {
         auto j = i;
         j[0] = subL(i[0], na);
         return leaves(db.fetch(j), {});
@@ -579,7 +637,7 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     need(2);
     ExpP k = toLong(scalarOf(*this, args[0], at));
     Val a = args[1];
-    if (a.kind == Val::Seq) error(at, "unsupported: " + name + " of an irregular array inside a parallel body");
+    if (a.kind == Val::Seq) a = indexable(a, at);
     ExpP n = extent(a, 0, at);
     if (!device) {
       k = bindScalar("k", k);
@@ -615,6 +673,7 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     need(2);
     ExpP r0 = toLong(scalarOf(*this, args[0], at));
     Val a = args[1];
+    if (a.kind == Val::Seq) a = indexable(a, at);
     Val d = a.kind == Val::Array ? toDelayed(a) : a;
     if (d.kind != Val::Delayed) error(at, "unsupported rotate argument");
     ExpP n = d.dims[0];
@@ -654,6 +713,7 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     need(3);
     ExpP m = toLong(scalarOf(*this, args[0], at)), n = toLong(scalarOf(*this, args[1], at));
     Val a = args[2];
+    if (a.kind == Val::Seq) a = indexable(a, at);
     if (!device) {
       m = bindScalar("m", m), n = bindScalar("n", n);
       auto ch = std::make_shared<Check>();
@@ -670,6 +730,7 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
   if (name == "gather") {
     need(2);
     Val xs = args[0], is = args[1];
+    if (xs.kind == Val::Seq) xs = indexable(xs, at);
     int pos = position(at);
     return elementwise({is}, rt, at, [this, xs, pos, at](const std::vector<Val> &i) {
       Val x = xs;
@@ -713,13 +774,17 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
         res.resize(K);
         return res;
       };
+      tagSeq(r, "scan", at, arr.kind == Val::Seq ? (arr.seq ? arr.seq->bound : nullptr) : extent(arr, 0, at));
+      r.seq->scanOp = std::make_shared<Val>(op);
+      r.seq->scanNe = std::make_shared<Val>(args[1]);
+      r.seq->scanSrc = std::make_shared<Val>(arr);
       return r;
     }
     auto s = std::make_shared<Scan>();
     s->n = extent(arr, 0, at);
     s->index = newVar("i", L1());
     ExpP iv = varExp(s->index, L1());
-    s->body = subBlock(true, [&] { return leaves(elementAt(arr, {iv}), at); });
+    s->body = bodyBlock({s->n}, {s->index}, [&] { return leaves(elementAt(arr, {iv}), at); });
     s->op = makeLambda(*this, ks, funcOp(*this, op, et, at));
     s->ne = leaves(args[1], at);
     std::vector<ExpP> arrs;
@@ -772,6 +837,7 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
           return foldSeq(it, acc, [&](const std::vector<ExpP> &a, const Val &j) { return step(a, apply(get, {x, j}, at)); }, at);
         }, at);
       };
+      tagSeq(s, "expand", at, nullptr);
       return s;
     }
     auto x = std::make_shared<Expand>();
@@ -780,13 +846,14 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     x->inner = newVar("j", L1());
     ExpP iv = varExp(x->index, L1()), jv = varExp(x->inner, L1());
     ScalarKind ik = ScalarKind::Int;
-    x->size = subBlock(true, [&] {
+    deviceVars.insert(x->inner); // per element (i, j): flattening over i < n only
+    x->size = bodyBlock({x->n}, {x->index}, [&] {
       Val n = apply(sz, {elementAt(xs, {iv})}, at);
       ik = n.e->type.elem;
       return std::vector<ExpP>{maxL(toLong(n.e), constLong(0))};
     });
     Val sample;
-    x->body = subBlock(true, [&] {
+    x->body = bodyBlock({x->n}, {x->index}, [&] {
       sample = apply(get, {elementAt(xs, {iv}), Val::scalar(convertExp(jv, ik), arrc::Type::scalarOf(ik))}, at);
       return leaves(sample, at);
     });
@@ -805,10 +872,23 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     (void)xt;
     return arrayFromVars(rt ? rt : arrc::Type::array(et, 1), arrs);
   }
+  if (device) {
+    // Inside a body: flattened into segmented host SOACs, or sequential index
+    // functions, by the cost rule (LowerNested.cpp).
+    Val flat;
+    if (name == "sort" && args.size() == 1 && flattenSort(nullptr, args[0], at, flat)) return flat;
+    if (name == "sort_by" && args.size() == 2 && flattenSort(&args[0], args[1], at, flat)) return flat;
+    if (name == "hist" && args.size() == 5 && flattenHist(args[0], args[1], args[2], args[3], args[4], at, rt, flat))
+      return flat;
+    if (name == "reduce_by_key") {
+      need(4);
+      if (flattenReduceByKey(args[0], args[1], args[2], args[3], at, rt, flat)) return flat;
+      return seqReduceByKey(args[0], args[1], args[2], args[3], at, rt);
+    }
+  }
   if (device && (name == "scatter" || name == "hist" || name == "sort" || name == "sort_by" ||
                  name == "segmented_scan" || name == "segmented_reduce"))
     return deviceSegOp(*this, name, args, at, rt);
-  if (device && name == "reduce_by_key") error(at, "unsupported: 'reduce_by_key' inside a parallel body");
   auto zipCheck = [&](const Val &a, const Val &b) {
     auto ch = std::make_shared<Check>();
     ch->code = Check::ZipSize;
@@ -827,7 +907,7 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     sc->n = extent(is, 0, at);
     sc->index = newVar("i", L1());
     ExpP iv = varExp(sc->index, L1());
-    sc->body = subBlock(true, [&] {
+    sc->body = bodyBlock({sc->n}, {sc->index}, [&] {
       std::vector<ExpP> r{toLong(elementAt(is, {iv}).e)};
       auto ls = leaves(elementAt(vs, {iv}), at);
       r.insert(r.end(), ls.begin(), ls.end());
@@ -856,7 +936,7 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     h->n = extent(is, 0, at);
     h->index = newVar("i", L1());
     ExpP iv = varExp(h->index, L1());
-    h->body = subBlock(true, [&] {
+    h->body = bodyBlock({h->n}, {h->index}, [&] {
       std::vector<ExpP> r{toLong(elementAt(is, {iv}).e)};
       auto ls = leaves(elementAt(vs, {iv}), at);
       r.insert(r.end(), ls.begin(), ls.end());
@@ -921,7 +1001,7 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
       x.n = extent(xs, 0, at);
       x.index = newVar("i", L1());
       ExpP iv = varExp(x.index, L1());
-      x.body = subBlock(true, [&] {
+      x.body = bodyBlock({x.n}, {x.index}, [&] {
         std::vector<ExpP> r{elementAt(flags, {iv}).e};
         auto ls = leaves(elementAt(xs, {iv}), at);
         r.insert(r.end(), ls.begin(), ls.end());
@@ -961,7 +1041,7 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     sr->n = shapeExp(kArr, 0);
     sr->index = newVar("i", L1());
     ExpP iv = varExp(sr->index, L1());
-    sr->body = subBlock(true, [&] {
+    sr->body = bodyBlock({sr->n}, {sr->index}, [&] {
       std::vector<ExpP> r{flagAt(iv)};
       auto ls = leaves(elementAt(sv, {iv}), at);
       r.insert(r.end(), ls.begin(), ls.end());

@@ -163,7 +163,7 @@ Val Lowerer::lowerIndex(const arrc::Index &e) {
   if (!a.isArrayLike()) error(e.span, "indexing a value that is not an array");
   if (int(e.args.size()) != a.rank())
     error(e.span, "expected " + std::to_string(a.rank()) + " subscripts, got " + std::to_string(e.args.size()));
-  if (a.kind == Val::Seq) error(e.span, "unsupported: indexing an irregular array computed inside a parallel body");
+  if (a.kind == Val::Seq) a = indexable(a, e.span);
   int pos = position(e.span);
   if (!e.isSection()) {
     std::vector<ExpP> idx;
@@ -249,8 +249,7 @@ Val Lowerer::transposeVal(const Val &a, const Span &at) {
     }
     return arrayFromVars(a.type, arrs);
   }
-  if (a.kind == Val::Seq) error(at, "unsupported: transpose of an irregular array");
-  Val d = toDelayed(a);
+  Val d = toDelayed(a.kind == Val::Seq ? indexable(a, at) : a);
   Val t = d;
   t.dims.assign(d.dims.rbegin(), d.dims.rend());
   FetchFn f = d.fetch;
@@ -279,8 +278,7 @@ Val Lowerer::reverseVal(const Val &a, const Span &at) {
     }
     return arrayFromVars(a.type, arrs);
   }
-  if (a.kind == Val::Seq) error(at, "unsupported: reverse of an irregular array");
-  Val d = toDelayed(a);
+  Val d = toDelayed(a.kind == Val::Seq ? indexable(a, at) : a);
   Val t = d;
   FetchFn f = d.fetch;
   ExpP n = d.dims[0];
@@ -367,9 +365,102 @@ static void gatherLit(const Expr &e, int depth, std::vector<int64_t> &shape, std
   }
 }
 
+// [a, b, ...] whose elements are arrays (not literals): a rank r+d array
+// whose item k (over the literal's own d axes) is the k-th element; the
+// elements' shapes must be equal (a Shape check, or an in-body guard).
+Val Lowerer::arrayLitOfArrays(const arrc::ArrayLit &e, const std::vector<int64_t> &shape,
+                              const std::vector<const Expr *> &items) {
+  TypeP t = e.type;
+  std::vector<Val> els;
+  for (auto *it : items) {
+    Val v = lower(std::shared_ptr<Expr>(std::shared_ptr<Expr>{}, const_cast<Expr *>(it)));
+    if (v.kind == Val::Seq) v = indexable(v, it->span);
+    if (!v.isArrayLike()) error(it->span, "internal: array literal element is not an array");
+    els.push_back(v.kind == Val::Array ? toDelayed(v) : v);
+  }
+  int r = els[0].rank();
+  std::vector<ExpP> inner;
+  for (int k = 0; k < r; ++k) inner.push_back(bindScalar("n", extent(els[0], k, e.span)));
+  int pos = position(e.span);
+  for (size_t q = 1; q < els.size(); ++q) {
+    ExpP ok = constBool(true);
+    std::vector<ExpP> vals;
+    for (int k = 0; k < r; ++k) {
+      ExpP nk = extent(els[q], k, e.span);
+      ok = binaryExp(BinOp::And, ok, binaryExp(BinOp::Eq, inner[k], nk));
+      vals.push_back(inner[k]);
+      vals.push_back(nk);
+    }
+    if (device) {
+      ExpP g = bindScalar("shapeok", deviceGuard(ok, pos, Check::Shape, vals));
+      for (auto &d : inner) d = bindScalar("n", addL(d, g));
+    } else {
+      auto ch = std::make_shared<Check>();
+      ch->code = Check::Shape;
+      ch->cond = ok;
+      ch->pos = pos;
+      ch->values = vals;
+      ch->span = e.span;
+      emit(ch);
+    }
+  }
+  Val d;
+  d.kind = Val::Delayed;
+  d.type = t;
+  for (auto s : shape) d.dims.push_back(constLong(s));
+  d.dims.insert(d.dims.end(), inner.begin(), inner.end());
+  size_t outer = shape.size();
+  d.fetch = [this, els, shape, outer, t](const std::vector<ExpP> &idx) {
+    ExpP flat = constLong(0);
+    for (size_t k = 0; k < outer; ++k) flat = addL(mulL(flat, constLong(shape[k])), idx[k]);
+    flat = bindScalar("item", flat);
+    std::vector<ExpP> rest(idx.begin() + long(outer), idx.end());
+    // item k: an If chain, so that only the chosen element is evaluated
+    std::function<std::vector<ExpP>(size_t)> pick = [&](size_t k) -> std::vector<ExpP> {
+      if (k + 1 == els.size()) return leaves(els[k].fetch(rest), {});
+      auto st = std::make_shared<If>();
+      st->cond = binaryExp(BinOp::Eq, flat, constLong(int64_t(k)));
+      st->thenB = condBlock(st->cond, [&] { return leaves(els[k].fetch(rest), {}); });
+      st->elseB = condBlock(unaryExp(UnOp::Not, st->cond), [&] { return pick(k + 1); });
+      std::vector<ExpP> rs;
+      for (auto &x : st->thenB.results) {
+        int o = newVar("el", x->type);
+        st->outs.push_back(o);
+        rs.push_back(varExp(o, x->type));
+      }
+      emit(st);
+      return rs;
+    };
+    auto ls = pick(0);
+    size_t p = 0;
+    return rebuild(t->elem, ls, p);
+  };
+  if (device) return d;
+  return materialize(d, e.span);
+}
+
+// Nested literals all the way down to scalars ([[1, 2], [3, x]]).
+static bool pureLit(const Expr &e) {
+  auto &lit = static_cast<const ArrayLit &>(e);
+  for (auto &x : lit.elems) {
+    if (x->kind == ExprKind::ArrayLit && x->type && x->type->isArray()) {
+      if (!pureLit(*x)) return false;
+    } else if (x->type && x->type->isArray()) {
+      return false;
+    }
+  }
+  return true;
+}
+
 Val Lowerer::lowerArrayLit(const arrc::ArrayLit &e) {
   std::vector<int64_t> shape;
   std::vector<const Expr *> items;
+  if (!pureLit(e)) {
+    // elements that are arrays: items of the outer axis only
+    shape = {int64_t(e.elems.size())};
+    for (auto &x : e.elems) items.push_back(x.get());
+    return arrayLitOfArrays(e, shape, items);
+  }
   gatherLit(e, 0, shape, items, *this);
   TypeP t = e.type;
   if (!t || !t->isArray()) error(e.span, "internal: array literal without a type");
@@ -377,9 +468,10 @@ Val Lowerer::lowerArrayLit(const arrc::ArrayLit &e) {
   typeLeaves(t->elem, ks);
   std::vector<std::vector<ExpP>> comps(ks.size());
   bool allConst = true;
+  if (!items.empty() && items[0]->type && items[0]->type->isArray()) return arrayLitOfArrays(e, shape, items);
   for (auto *it : items) {
     Val v = lower(std::shared_ptr<Expr>(std::shared_ptr<Expr>{}, const_cast<Expr *>(it)));
-    if (v.isArrayLike()) error(it->span, "unsupported: an array literal whose elements are arrays that are not literals");
+    if (v.isArrayLike()) error(it->span, "internal: an array in an array literal of scalars");
     auto ls = leaves(v, it->span);
     for (size_t k = 0; k < ks.size(); ++k) {
       ExpP x = device ? ls.at(k) : bindScalar("el", ls.at(k));
@@ -431,7 +523,7 @@ Val Lowerer::lowerWith(const arrc::With &e) {
   // per index; no storage) with in-body guards for the indices and shapes.
   Val a = lower(e.array);
   if (!a.isArrayLike()) error(e.span, "`with` on a value that is not an array");
-  if (a.kind == Val::Seq) error(e.span, "unsupported: `with` on an irregular array computed inside a parallel body");
+  if (a.kind == Val::Seq) a = indexable(a, e.span);
   if (int(e.args.size()) != a.rank()) error(e.span, "wrong number of subscripts in `with`");
   auto plan = planSection(*this, a, e.args, e.span, !device);
   Val v = lower(e.value);
@@ -439,7 +531,7 @@ Val Lowerer::lowerWith(const arrc::With &e) {
   for (auto &p : plan) section = section || p.kind != IndexArg::Single;
   if (!section && v.kind == Val::Scalar) v = Val::scalar(bindScalar("v", v.e), v.type);
   if (section && v.isArrayLike() && device) {
-    if (v.kind == Val::Seq) error(e.value->span, "unsupported: an irregular array computed inside a parallel body");
+    if (v.kind == Val::Seq) v = indexable(v, e.value->span);
     ExpP ok = constBool(true);
     int j = 0;
     for (auto &p : plan) {
@@ -503,7 +595,7 @@ Val Lowerer::lowerWith(const arrc::With &e) {
     }
     auto s = std::make_shared<If>();
     s->cond = bindScalar("in", in);
-    s->thenB = subBlock(true, [&] { return leaves(elementAt(v, vidx), at); });
+    s->thenB = condBlock(s->cond, [&] { return leaves(elementAt(v, vidx), at); });
     s->elseB.results = oldL;
     std::vector<ExpP> rs;
     for (auto &r : oldL) {

@@ -4,9 +4,30 @@
 #include "Lower.h"
 #include "arrc/Lowering.h"
 
+#include <cstdlib>
+
 namespace arrc {
 
+bool LowerOptions::parseNested(const std::string &text, Nested &out) {
+  if (text == "auto") out = Nested::Auto;
+  else if (text == "flatten") out = Nested::Flatten;
+  else if (text == "sequential") out = Nested::Sequential;
+  else return false;
+  return true;
+}
+
+LowerOptions LowerOptions::fromEnvironment() {
+  LowerOptions o;
+  if (const char *e = std::getenv("ARRC_NESTED"); e && *e) parseNested(e, o.nested);
+  return o;
+}
+
 bool lowerProgram(const Program &program, const SourceManager &sources, Diagnostics &diags, ir::Module &out) {
+  return lowerProgram(program, sources, diags, out, LowerOptions::fromEnvironment());
+}
+
+bool lowerProgram(const Program &program, const SourceManager &sources, Diagnostics &diags, ir::Module &out,
+                  const LowerOptions &options) {
   if (program.modules.empty()) return true;
   const arrc::Module &main = program.modules[0];
   out.name = main.name;
@@ -14,6 +35,7 @@ bool lowerProgram(const Program &program, const SourceManager &sources, Diagnost
   for (auto &fp : main.functions) {
     if (!fp || !fp->exported || !fp->typeParams.empty()) continue;
     lower::Lowerer L(program, sources, out);
+    L.options = options;
     ir::Function f;
     try {
       L.lowerExport(*fp, f);

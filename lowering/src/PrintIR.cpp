@@ -255,7 +255,19 @@ struct Printer {
 void printIR(const ir::Module &module, std::ostream &out) {
   printdetail::Printer p{module, out};
   out << "module " << module.name << "\n";
-  for (size_t i = 0; i < module.positions.size(); ++i) out << "position #" << i << " " << module.positions[i] << "\n";
+  for (size_t i = 0; i < module.positions.size(); ++i) {
+    // "file:l:c\nnote: ...\n" (a check inside a stdlib function): one line, notes in parentheses.
+    std::string p = module.positions[i], notes;
+    size_t nl = p.find('\n');
+    if (nl != std::string::npos) {
+      notes = p.substr(nl + 1);
+      p.resize(nl);
+      while (!notes.empty() && notes.back() == '\n') notes.pop_back();
+      for (auto &ch : notes)
+        if (ch == '\n') ch = ';';
+    }
+    out << "position #" << i << " " << p << (notes.empty() ? "" : " (" + notes + ")") << "\n";
+  }
   for (auto &f : module.functions) {
     out << "\nexport " << f.name << "(";
     for (size_t i = 0; i < f.paramNames.size(); ++i) {

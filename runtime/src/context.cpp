@@ -414,6 +414,9 @@ private:
 cl_program ContextImpl::build(const ProgramSource& src) {
   std::string opts = "-cl-std=CL1.2";
   if (!src.options().empty()) opts += " " + src.options();
+  // The device compiler's warnings (PoCL prints them on stderr itself) stay
+  // out of the user's output; $ARRC_BUILD_LOG shows them with the build log.
+  if (!getenv_nonempty("ARRC_BUILD_LOG")) opts += " -w";
   // debugging knobs: extra options for every build (e.g. -cl-nv-verbose),
   // and the build log of each program built from source on stderr
   if (const char* extra = getenv_nonempty("ARRC_BUILD_OPTIONS")) opts += std::string(" ") + extra;

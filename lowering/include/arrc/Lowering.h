@@ -6,8 +6,20 @@
 #include "arrc/IR.h"
 
 #include <iosfwd>
+#include <string>
 
 namespace arrc {
+
+// How an irregular array computed inside a parallel body is handled
+// (docs/lowering.md, "Nested parallelism"): Auto applies the cost rule;
+// Flatten / Sequential force one scheme wherever it applies (for tests and
+// for tuning). The default comes from $ARRC_NESTED (auto|flatten|sequential).
+struct LowerOptions {
+  enum class Nested { Auto, Flatten, Sequential } nested = Nested::Auto;
+  static LowerOptions fromEnvironment();
+  // Parses "auto" / "flatten" / "sequential"; false for anything else.
+  static bool parseNested(const std::string &text, Nested &out);
+};
 
 // Translates the exports of program.modules[0] (and everything they use,
 // inlined) into `out`: comprehensions by flattening-by-expansion, multiarrays
@@ -15,6 +27,8 @@ namespace arrc {
 // error was reported.
 bool lowerProgram(const Program &program, const SourceManager &sources, Diagnostics &diags,
                   ir::Module &out);
+bool lowerProgram(const Program &program, const SourceManager &sources, Diagnostics &diags,
+                  ir::Module &out, const LowerOptions &options);
 
 // Runs every pass in order (simplify, fusion, dead code, ...): --emit=ir.
 void optimize(ir::Module &module);

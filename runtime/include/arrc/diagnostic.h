@@ -77,16 +77,19 @@ inline bool read_source_line(const std::string& file, int line, std::string& out
 inline std::string diagnostic(const std::string& message, const std::string& fallback = "") {
   SourcePosition p = parse_position(message);
   if (p.length == 0) return (fallback.empty() ? "" : fallback + ": ") + "error: " + message + "\n";
-  std::string out = message.substr(0, p.length) + "error: " + message.substr(p.length) + "\n";
+  // Lines after the first (notes: "note: in take at prelude.arr:18") follow the caret.
+  size_t nl = message.find('\n', p.length);
+  std::string notes = nl == std::string::npos ? "" : message.substr(nl + 1) + "\n";
+  std::string out = message.substr(0, p.length) + "error: " + message.substr(p.length, nl == std::string::npos ? std::string::npos : nl - p.length) + "\n";
   std::string text;
-  if (!read_source_line(p.file, p.line, text) || text.size() > 400) return out;
+  if (!read_source_line(p.file, p.line, text) || text.size() > 400) return out + notes;
   std::string caret;
   for (size_t i = 0; i + 1 < static_cast<size_t>(p.col) && i < text.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(text[i]);
     if ((c & 0xC0) == 0x80) continue;  // one caret column per UTF-8 code point
     caret += c == '\t' ? '\t' : ' ';
   }
-  return out + text + "\n" + caret + "^\n";
+  return out + text + "\n" + caret + "^\n" + notes;
 }
 
 }  // namespace arrc

@@ -14,7 +14,19 @@ namespace arrc {
 
 class Error : public std::runtime_error {
 public:
-  explicit Error(const std::string& msg) : std::runtime_error(msg) {}
+  explicit Error(const std::string& msg) : std::runtime_error(notes_last(msg)) {}
+
+  // A position inside a stdlib or imported function carries notes after the
+  // user's call site: "file:l:c\nnote: in take at prelude.arr:18\n", so a
+  // message built as position + ": " + text reads "file:l:c\nnote: ...\n: text".
+  // The notes move after the text: "file:l:c: text\nnote: in take at ...".
+  static std::string notes_last(const std::string& msg) {
+    size_t nl = msg.find('\n'), end = msg.find("\n: ");
+    if (nl == std::string::npos || end == std::string::npos || end < nl ||
+        msg.compare(nl + 1, 6, "note: ") != 0)
+      return msg;
+    return msg.substr(0, nl) + msg.substr(end + 1) + "\n" + msg.substr(nl + 1, end - nl - 1);
+  }
 };
 
 // Error codes written by kernels into the error buffer (field 0) and used by

@@ -27,7 +27,7 @@ struct Compiled {
   bool ok = false;
 };
 
-inline Compiled compile(const std::string &src) {
+inline Compiled compile(const std::string &src, const LowerOptions &lo = LowerOptions{}) {
   static int counter = 0;
   std::string path = "/tmp/arrc_lowering_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++) + ".arr";
   {
@@ -42,7 +42,7 @@ inline Compiled compile(const std::string &src) {
   FrontendOptions opts;
   opts.stdlibDir = ARRC_TEST_STDLIB_DIR;
   if (loadProgram(path, opts, sm, diag, prog) && typeCheck(prog, diag) &&
-      lowerProgram(prog, sm, diag, c.lowered) && lowerProgram(prog, sm, diag, c.optimized)) {
+      lowerProgram(prog, sm, diag, c.lowered, lo) && lowerProgram(prog, sm, diag, c.optimized, lo)) {
     optimize(c.optimized);
     c.ok = true;
   }

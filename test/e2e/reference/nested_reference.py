@@ -1,0 +1,443 @@
+#!/usr/bin/env python3
+"""Independent reference for test/e2e/programs/nested_*.arr (plain Python,
+no arrc involved): every export of those files written again with Python
+lists. Prints the `// in:` / `// out:` lines of each test block; the blocks in
+the .arr files were pasted from this output.
+
+usage: python3 nested_reference.py            (all blocks)
+       python3 nested_reference.py NAME...    (only those exports)
+"""
+import sys
+
+
+def fmt(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        s = repr(v)
+        return s if ("." in s or "e" in s or "n" in s) else s + ".0"
+    if isinstance(v, tuple):
+        return "(" + ", ".join(fmt(x) for x in v) + ")"
+    if isinstance(v, list):
+        return "[" + ", ".join(fmt(x) for x in v) + "]"
+    return str(v)
+
+
+def i32(x):
+    x &= 0xFFFFFFFF
+    return x - (1 << 32) if x >= 1 << 31 else x
+
+
+def cdiv(a, b):  # C division (truncates toward zero)
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def cmod(a, b):  # C remainder (sign of the dividend)
+    return a - cdiv(a, b) * b
+
+
+# ---------------------------------------------------------------- inputs
+M1 = [[3, -1, 4, 1, 5], [9, 2, 6, 5, 3], [0, -5, 8, 0, 2], [-7, -7, -7, -1, -2], [2, 2, 2, 2, 2]]
+
+
+def lcg_matrix(rows, cols, seed, lo, hi):
+    m, x = [], seed
+    for _ in range(rows):
+        row = []
+        for _ in range(cols):
+            x = (x * 1103515245 + 12345) % (1 << 31)
+            row.append(lo + x % (hi - lo + 1))
+        m.append(row)
+    return m
+
+
+M2 = lcg_matrix(6, 40, 7, -20, 20)  # rows longer than the cost rule's 32
+
+
+def pos(r):
+    return [v for v in r if v > 0]
+
+
+def nonpos(r):
+    return [v for v in r if v <= 0]
+
+
+# ---------------------------------------------------------------- nested_bodies.arr
+def second_positive(m):
+    return [(p[1] if len(p) > 1 else -1) for p in map(pos, m)]
+
+
+def per_row_distinct(m):
+    return [len(set(r)) for r in m]
+
+
+def median_pos(m):
+    return [(sorted(p)[len(p) // 2] if p else -1) for p in map(pos, m)]
+
+
+def by_abs_first(m):
+    return [sorted(r, key=abs)[0] for r in m]
+
+
+def largest_pos(m):
+    return [(sorted(p, key=lambda v: -v)[0] if p else 0) for p in map(pos, m)]
+
+
+def last_even(m):
+    out = []
+    for r in m:
+        e = [v for v in r if v % 2 == 0]
+        out.append(e[::-1][0] if e else -1)
+    return out
+
+
+def take_drop(m):
+    out = []
+    for p in map(pos, m):
+        out.append(sum(p[:min(2, len(p))]) * 100 + sum(p[min(1, len(p)):]))
+    return out
+
+
+def cat_at(m, k):
+    return [(pos(r) + nonpos(r))[k] for r in m]
+
+
+def cat_first(m):
+    return [(nonpos(r) + pos(r))[0] for r in m]
+
+
+def scan_at(m, k):
+    out = []
+    for p in map(pos, m):
+        s, acc = [], 0
+        for v in p:
+            acc += v
+            s.append(acc)
+        out.append(s[min(k, len(s) - 1)] if s else -1)
+    return out
+
+
+def scan_max_last(m):
+    out = []
+    for r in m:
+        acc, s = -(1 << 31), []
+        for v in nonpos(r):
+            acc = max(acc, v)
+            s.append(acc)
+        out.append(s[-1] if s else 0)
+    return out
+
+
+def hist4(m):
+    out = []
+    for p in map(pos, m):
+        h = [0] * 4
+        for v in p:
+            h[v % 4] += 1
+        out.append(h[0] * 1000 + h[1] * 100 + h[2] * 10 + h[3])
+    return out
+
+
+def hist_bins(m):
+    out = []
+    for r in m:
+        n = max(r) + 1 if max(r) > 0 else 0
+        h = [0] * max(n, 0)
+        for v in r:
+            if 0 <= v < n:
+                h[v] += v
+        out.append(sum(b * (i + 1) for i, b in enumerate(h)) * 100 + len(h))
+    return out
+
+
+def rbk(m):
+    out = []
+    for p in map(pos, m):
+        d = {}
+        for v in p:
+            d[v % 3] = d.get(v % 3, 0) + v
+        ks = sorted(d)
+        out.append(len(ks) * 10000 + (ks[0] * 1000 + d[ks[0]] if ks else 0) + (d[ks[-1]] if ks else 0))
+    return out
+
+
+def part(m):
+    out = []
+    for r in m:
+        a = [v for v in r if v > 2]
+        b = [v for v in r if not v > 2]
+        out.append(len(a) * 100 + (b[-1] if b else 99))
+    return out
+
+
+def zipped(m):
+    return [sum(a * b for a, b in zip(p, sorted(p))) for p in map(pos, m)]
+
+
+def unzipped(m):
+    out = []
+    for r in m:
+        ps = [(v, v * v) for v in r if v > 1]
+        a = [x for x, _ in ps]
+        b = [y for _, y in ps]
+        out.append(b[0] - a[-1] if b else 0)
+    return out
+
+
+def expand_comp(m):
+    out = []
+    for p in map(pos, m):
+        e = [y for x in p for y in range(x)]
+        out.append(e[len(e) // 2] if e else -1)
+    return out
+
+
+def expand_intr(m):
+    out = []
+    for p in map(pos, m):
+        e = [x * 10 + j for x in p for j in range(x)]
+        out.append(e[len(e) // 2] if e else -1)
+    return out
+
+
+def expand_red(m):
+    return [sum(sum(range(x)) for x in p) for p in map(pos, m)]
+
+
+def scattered(m):
+    out = []
+    for p in map(pos, m):
+        n = len(p)
+        d = [0] * n
+        for j in range(n):
+            d[n - 1 - j] = p[j]
+        out.append(d[0] * 100 + d[-1] if n else -1)
+    return out
+
+
+def gathered(m):
+    out = []
+    for p in map(pos, m):
+        out.append(p[-1] * 100 + p[0] if p else -1)
+    return out
+
+
+def seg_ops(m):
+    out = []
+    for p in map(pos, m):
+        flags = [v % 2 == 0 for v in p]
+        sc, acc = [], 0
+        red = []
+        for j, v in enumerate(p):
+            if j == 0 or flags[j]:
+                acc = 0
+                red.append(0)
+            acc += v
+            red[-1] += v
+            sc.append(acc)
+        out.append((sc[-1] * 10000 + len(red) * 100 + red[0]) if p else -1)
+    return out
+
+
+def stats(m):
+    out = []
+    for p in map(pos, m):
+        if not p:
+            out.append(-1)
+            continue
+        c = sum(1 for v in p if v > 3)
+        an = any(v > 8 for v in p)
+        al = all(v < 9 for v in p)
+        prod = 1
+        for v in p:
+            prod = i32(prod * v)
+        amin = p.index(min(p))
+        amax = p.index(max(p))
+        out.append(i32(c + 10 * an + 100 * al + 1000 * amin + 10000 * amax + 100000 * (max(p) - min(p))
+                       + sum(p) + cmod(prod, 7)))
+    return out
+
+
+def rotated(m):
+    out = []
+    for p in map(pos, m):
+        n = len(p)
+        out.append(p[(0 + 1) % n] * 10 + p[(n - 1 + 1) % n] if n else -1)
+    return out
+
+
+def reshaped(m):
+    out = []
+    for p in map(pos, m):
+        h = len(p) // 2
+        q = [[p[i * h + j] for j in range(h)] for i in range(2)]
+        t = [[q[i][j] for i in range(2)] for j in range(h)]
+        f = [x for row in t for x in row]
+        out.append(sum(x * (i + 1) for i, x in enumerate(f)))
+    return out
+
+
+def segm_lib(m):
+    out = []
+    for p in map(pos, m):
+        reps = [v % 3 for v in p]
+        ri = [i for i in range(len(reps)) for _ in range(reps[i])]
+        flags = [v % 2 == 1 for v in p]
+        si, c = [], 0
+        for j, f in enumerate(flags):
+            c = 0 if (f or j == 0) else c + 1
+            si.append(c)
+        out.append(len(ri) * 1000 + (ri[-1] * 100 if ri else 0) + (si[-1] if si else 0))
+    return out
+
+
+def linalg(m):
+    out = []
+    for p in map(pos, m):
+        d = sum(a * b for a, b in zip(p, p[::-1]))
+        o = sum(a * b for a in p for b in p)
+        mv = sum(a * a for a in p)
+        out.append(d * 10000 + o * 10 + (mv % 10))
+    return out
+
+
+def norms(m):
+    import math
+    return [math.sqrt(float(sum(v * v for v in p))) for p in map(pos, m)]
+
+
+# ---------------------------------------------------------------- nested_loops.arr
+def doubling(ns):
+    out = []
+    for n in ns:
+        a = [1]
+        for _ in range(n):
+            a = a + a
+        out.append(len(a))
+    return out
+
+
+def growing(ns):
+    out = []
+    for n in ns:
+        a = [n]
+        for i in range(n):
+            a = a + [v + i for v in a]
+        out.append(sum(a))
+    return out
+
+
+def worklist(m):
+    out = []
+    for r in m:
+        w = list(r)
+        while len(w) > 0 and w[0] > 1:
+            w = [cdiv(v, 2) for v in w]
+            w = [v for v in w if v > 1]
+        out.append(len(w) * 100 + (w[0] if w else -1))
+    return out
+
+
+def steps(xs):
+    out = []
+    for x in xs:
+        a, k = list(range(x)), 0
+        while len(a) > 1:
+            a = [v + 1 for v in a[1:]]
+            a = [v for v in a if v % 2 == 0]
+            k += 1
+        out.append(k)
+    return out
+
+
+def collatz_lens(xs):
+    out = []
+    for x in xs:
+        t = [x]
+        while t[-1] > 1:
+            v = t[-1]
+            t = t + [v // 2 if v % 2 == 0 else 3 * v + 1]
+        out.append(len(t) * 1000 + max(t))
+    return out
+
+
+def sort_rounds(m):
+    out = []
+    for r in m:
+        a = list(r)
+        for i in range(len(r) % 3 + 1):
+            a = sorted(a)[1:] + [i]
+        out.append(sum(x * (j + 1) for j, x in enumerate(a)))
+    return out
+
+
+def host_double(n):
+    a = [1]
+    for _ in range(n):
+        a = a + a
+    return a
+
+
+def host_worklist(xs):
+    w = list(xs)
+    rounds = 0
+    while len(w) > 0:
+        w = [cdiv(v, 3) for v in w if v > 2]
+        rounds += 1
+    return rounds
+
+
+CASES = {
+    "second_positive": [(M1,), (M2,)],
+    "per_row_distinct": [(M1,), (M2,)],
+    "median_pos": [(M1,), (M2,)],
+    "by_abs_first": [(M1,), (M2,)],
+    "largest_pos": [(M1,), (M2,)],
+    "last_even": [(M1,), (M2,)],
+    "take_drop": [(M1,), (M2,)],
+    "cat_at": [(M1, 3), (M2, 21)],
+    "cat_first": [(M1,), (M2,)],
+    "scan_at": [(M1, 2), (M2, 15)],
+    "scan_max_last": [(M1,), (M2,)],
+    "hist4": [(M1,), (M2,)],
+    "hist_bins": [(M1,), (M2,)],
+    "rbk": [(M1,), (M2,)],
+    "part": [(M1,), (M2,)],
+    "zipped": [(M1,), (M2,)],
+    "unzipped": [(M1,), (M2,)],
+    "expand_comp": [(M1,), (M2,)],
+    "expand_intr": [(M1,), (M2,)],
+    "expand_red": [(M1,), (M2,)],
+    "scattered": [(M1,), (M2,)],
+    "gathered": [(M1,), (M2,)],
+    "seg_ops": [(M1,), (M2,)],
+    "stats": [(M1,), (M2,)],
+    "rotated": [(M1,), (M2,)],
+    "reshaped": [(M1,), (M2,)],
+    "segm_lib": [(M1,), (M2,)],
+    "linalg": [(M1,), (M2,)],
+    "norms": [(M1,), (M2,)],
+    "doubling": [([0, 1, 3, 5, 10],)],
+    "growing": [([0, 1, 3, 6],)],
+    "worklist": [([[8, 3, 17, 1], [1, 2, 0, 0], [64, 32, 16, 9]],), (M2,)],
+    "steps": [([0, 1, 5, 9, 16, 40],)],
+    "collatz_lens": [([1, 2, 3, 6, 7, 27],)],
+    "sort_rounds": [(M1,), (M2,)],
+    "host_double": [(0,), (4,)],
+    "host_worklist": [([1, 2, 30, 100, 7],), ([],)],
+}
+
+
+def main():
+    names = sys.argv[1:] or list(CASES)
+    g = globals()
+    for n in names:
+        print(f"== {n}")
+        for args in CASES[n]:
+            print("// in:  " + " ".join(fmt(a) for a in args))
+            print("// out: " + fmt(g[n](*args)))
+
+
+if __name__ == "__main__":
+    main()
