@@ -29,6 +29,9 @@ struct RunOptions {
   CompileOptions compile;               // input, -I, stdlib
   std::string entry;                    // -e ENTRY ("" = the only export)
   std::vector<std::string> args;        // Arr literals (or stdin when empty)
+  // --interpret ("lowered") / --interpret-optimized ("ir"): evaluate with the
+  // IR interpreter instead, on the IR before or after the passes ("" = compile and run)
+  std::string interpret;
 };
 
 // A module compiled for running (`arrc run/test/bench`): its IR and where
@@ -39,7 +42,9 @@ struct Compiled {
 };
 // Parses, type-checks, lowers and optimises options.input; diagnostics go to
 // `diagnostics`. False if any error was reported.
-bool compileForRun(const CompileOptions &options, std::ostream &diagnostics, Compiled &out);
+// optimise = false stops after lowering (the IR before the passes).
+bool compileForRun(const CompileOptions &options, std::ostream &diagnostics, Compiled &out,
+                   bool optimise = true);
 
 // `arrc FILE.arr ...`
 int compileCommand(const CompileOptions &options);
