@@ -379,7 +379,9 @@ void Generator::function(const Function &f) {
   allParams.insert(allParams.end(), params.begin(), params.end());
   c.line("inline " + ret + " " + cppIdent(f.name) + "(" + join(allParams) + ") {");
   c.ind++;
-  c.line("(void)ctx;");
+  // one call at a time per Context: kernels carry argument state, and a
+  // device error belongs to the call that raised it (docs/runtime.md, "Threads")
+  c.line("const auto arrc_lock = ctx.lock();");
   for (size_t i = 0; i < f.paramTypes.size(); ++i) {
     std::string pn = paramName(i);
     std::vector<std::string> leaves;
