@@ -23,6 +23,7 @@ adds the expected `out:`/`error:` from the interpreter.
 """
 import argparse
 import random
+import re
 import sys
 
 # ----------------------------------------------------------------- types
@@ -212,6 +213,17 @@ class Gen:
         if x < 0.95:
             return A(self.scalar_type(), 2)
         return TUP(self.scalar_type().kind, self.scalar_type().kind)
+
+    def expr_using(self, ty, env, depth, exact, names):
+        """An expression that uses one of `names` if a few tries find one
+        (elements that are read but never used are dead code: the passes may
+        drop their errors, docs/reliability.md)."""
+        e = None
+        for _ in range(4):
+            e = self.expr(ty, env, depth, exact)
+            if any(re.search(r"\b%s\b" % n, e.text) for n in names):
+                return e
+        return e
 
     # ---- environment: list of (name, V)
     def vars_of(self, env, pred):
@@ -675,7 +687,7 @@ class Gen:
             else:
                 benv = env + [(x, V(x, src.ty.elem, exact=src.exact, mag=src.mag, frac=src.frac))]
                 pat = x
-            head = self.expr(ety, benv, min(d, 3), exact)
+            head = self.expr_using(ety, benv, min(d, 3), exact, names if pat != x else [x])
             return V("map(\\%s -> %s, %s)" % (pat, head.text, src.text), ty, exact=head.exact, mag=head.mag,
                      frac=head.frac, length=src.length, nonempty=src.nonempty)
         if c == 10:
@@ -935,7 +947,15 @@ class Gen:
                 length *= MAX_LEN
         if branch2:  # the head sees both branches' variables
             benv.append((y, V(y, S(INT), mag=MAX_LEN)))
-        head = self.expr(ety, benv, min(d, 3), exact)
+        bound = [n for n, _ in benv[len(env):]]
+        head = self.expr_using(ety, benv, min(d, 3), exact, bound)
+        # drop `let` qualifiers nothing uses (dead code: see export())
+        for k in range(len(quals) - 1, 0, -1):
+            if quals[k].startswith("let "):
+                nm = quals[k].split()[1]
+                later = " ".join(quals[k + 1:]) + " " + head.text + " " + (branch2 or "")
+                if not re.search(r"\b%s\b" % nm, later):
+                    del quals[k]
         text = "[%s | %s%s]" % (head.text, ", ".join(quals), (" | " + branch2) if branch2 else "")
         return V(text, ty, exact=head.exact, mag=head.mag, frac=head.frac, length=min(length, 10000))
 
@@ -1031,7 +1051,16 @@ class Gen:
                 lets.append("  let %s = %s;\n" % (nm, e.text))
                 benv.append((nm, rename(e, nm)))
             res = self.expr(rt, benv, body_depth)
-            body = "{\n%s  return %s;\n}" % ("".join(lets), res.text)
+            # no dead bindings: an error in dead code need not be reported
+            # (dead code elimination drops it), so a dead `let` could make
+            # the two sides differ legitimately
+            used, kept = res.text, []
+            for l in reversed(lets):
+                nm = l.split()[1]
+                if re.search(r"\b%s\b" % nm, used):
+                    kept.insert(0, l)
+                    used += l
+            body = "{\n%s  return %s;\n}" % ("".join(kept), res.text) if kept else "= %s;" % res.text
         else:
             res = self.expr(rt, env, body_depth)
             body = "= %s;" % res.text
