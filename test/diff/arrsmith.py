@@ -720,6 +720,9 @@ class Gen:
             src = self.array_expr(ty, env, d, exact)
             f = self.pick(["take", "drop", "rotate"])
             n = self.int_expr(INT, env, min(d, 2)) if f == "rotate" else self.size_expr(env, d, 8)
+            if f != "rotate" and self.chance(0.85):
+                # mostly within the length (take/drop require 0 <= n <= length)
+                n = V("min(%s, length(%s))" % (n.text, src.text), S(INT), mag=8)
             return V("%s(%s, %s)" % (f, n.text, src.text), ty, exact=src.exact, mag=src.mag, frac=src.frac,
                      length=src.length, nonempty=src.nonempty and f == "rotate")
         if c == 15 and k in NUMERIC:
