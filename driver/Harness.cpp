@@ -88,7 +88,7 @@ std::string harnessSource(const ir::Module &m, const std::string &arrFile, bool 
     << (distributed ? "; distributed: run it under mpirun" : "") << ").\n";
   if (distributed) o << "#ifndef ARRC_MPI\n#define ARRC_MPI 1\n#endif\n";
   o << "#include \"" << m.name << ".hpp\"\n#include <arrc/harness" << (distributed ? "_mpi" : "") << ".h>\n\n";
-  std::string ns = cppIdentifier(m.name);
+  std::string ns = cppNamespace(m.name);
   // distributed: the arguments are made whole on every rank and then
   // distributed; the result is gathered whole before it is printed
   const char *ctxParam = distributed ? "arrc::Cluster &cl" : "arrc::Context &ctx";

@@ -8,6 +8,7 @@
 #include "arrc/TypeCheck.h"
 #include "arrc/Lowering.h"
 #include "arrc/Codegen.h"
+#include "InterpretRun.h"
 #include "Run.h"
 
 #include <algorithm>
@@ -209,7 +210,7 @@ int listBuiltinsCommand(const std::string &stdlibDir) {
   return 0;
 }
 
-bool compileForRun(const CompileOptions &o, std::ostream &diagnostics, Compiled &out) {
+bool compileForRun(const CompileOptions &o, std::ostream &diagnostics, Compiled &out, bool optimise) {
   SourceManager sm;
   Diagnostics diag(sm, diagnostics);
   diag.setWarningsAsErrors(o.werror);
@@ -227,15 +228,19 @@ bool compileForRun(const CompileOptions &o, std::ostream &diagnostics, Compiled 
     return false;
   if (!lowerProgram(prog, sm, diag, out.module, lowerOptions(o)))
     return false;
-  optimize(out.module);
+  if (optimise)
+    optimize(out.module);
   return !diag.hasErrors();
 }
 
 int runCommand(const RunOptions &o) {
   Compiled c;
-  if (!compileForRun(o.compile, std::cerr, c))
+  if (!compileForRun(o.compile, std::cerr, c, o.interpret != "lowered"))
     return 1;
-  return runModule(c.module, RunRequest{o.compile.input, o.entry, o.args, o.ranks});
+  RunRequest req{o.compile.input, o.entry, o.args, o.ranks};
+  if (!o.interpret.empty())
+    return interpretModule(c.module, req);
+  return runModule(c.module, req);
 }
 
 } // namespace arrc::driver

@@ -31,6 +31,9 @@ struct RunOptions {
   std::string entry;                    // -e ENTRY ("" = the only export)
   std::vector<std::string> args;        // Arr literals (or stdin when empty)
   int ranks = 0;                        // --ranks N (0: one device, no MPI)
+  // --interpret ("lowered") / --interpret-optimized ("ir"): evaluate with the
+  // IR interpreter instead, on the IR before or after the passes ("" = compile and run)
+  std::string interpret;
 };
 
 // A module compiled for running (`arrc run/test/bench`): its IR and where
@@ -41,7 +44,9 @@ struct Compiled {
 };
 // Parses, type-checks, lowers and optimises options.input; diagnostics go to
 // `diagnostics`. False if any error was reported.
-bool compileForRun(const CompileOptions &options, std::ostream &diagnostics, Compiled &out);
+// optimise = false stops after lowering (the IR before the passes).
+bool compileForRun(const CompileOptions &options, std::ostream &diagnostics, Compiled &out,
+                   bool optimise = true);
 
 // `arrc FILE.arr ...`
 int compileCommand(const CompileOptions &options);

@@ -133,8 +133,14 @@ BuiltProgram buildProgram(const ir::Module &m, const std::string &arrFile, const
     return result;
   }
   const char *cxxEnv = std::getenv("CXX");
+#ifdef ARRC_PROGRAM_CXX // a sanitizer build: the runtime needs its compiler and flags
+  std::string cxx = ARRC_PROGRAM_CXX;
+  std::string flags = "-std=c++17 -O1 -w " ARRC_PROGRAM_FLAGS;
+  (void)cxxEnv;
+#else
   std::string cxx = cxxEnv && *cxxEnv ? cxxEnv : "c++";
   std::string flags = "-std=c++17 -O1 -w";
+#endif
   std::string libs;
   if (ranks > 0) {
     flags += " " + mpiCompileFlags();

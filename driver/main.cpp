@@ -2,7 +2,7 @@
 //   arrc FILE.arr [-o OUT] [--emit=ast|typed|lowered|ir|opencl|header]
 //        [--target=opencl] [-I DIR]... [-Werror] [--no-stdlib] [--nested=auto|flatten|sequential]
 //   arrc --list-builtins
-//   arrc run FILE.arr [-e ENTRY] [--ranks N] [ARG...]
+//   arrc run FILE.arr [-e ENTRY] [--ranks N] [--interpret|--interpret-optimized] [ARG...]
 //   arrc test FILE|DIR... [--exclude TAG]... [-e ENTRY] [-j N] [--timeout S] [--ranks N]
 //   arrc bench FILE.arr [-e ENTRY] [--size NAME=EXPR]... [--runs N] [--warmup N]
 //        [--json] [--no-cache] [--timeout S] [--ranks N]
@@ -76,6 +76,11 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(1, 1 << 20));
   runCmd->add_option("args", run.args, "Arguments in Arr literal syntax (else read from stdin)")
       ->type_name("ARG");
+  runCmd->add_flag("--interpret", [&run](int64_t) { run.interpret = "lowered"; },
+                   "Evaluate with the IR interpreter (the reference semantics) instead of compiling, "
+                   "on the IR as lowered (before the optimisation passes)");
+  runCmd->add_flag("--interpret-optimized", [&run](int64_t) { run.interpret = "ir"; },
+                   "Same, on the IR after the optimisation passes (--emit=ir)");
   addCommonOptions(*runCmd, run.compile, runWarnings);
 
   TestOptions test;

@@ -20,6 +20,11 @@ std::string emitHeader(const ir::Module &module) {
 }
 
 std::string cppTypeOf(const TypeP &type) { return cg::cppOf(type); }
-std::string cppIdentifier(const std::string &name) { return cg::cppIdent(name); }
+std::string cppIdentifier(const std::string &name) {
+  return cg::exportedName(name, cg::NameRole::Function);
+}
+std::string cppNamespace(const std::string &moduleName) {
+  return cg::exportedName(moduleName, cg::NameRole::Namespace);
+}
 
 } // namespace arrc

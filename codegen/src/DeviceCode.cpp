@@ -8,8 +8,7 @@ namespace arrc::cg {
 
 Generator::Generator(const ir::Module &m) : m_(m) {
   for (size_t i = 0; i < m.vars.size(); ++i) {
-    std::string n = m.vars[i].name.empty() ? "t" : sanitize(m.vars[i].name);
-    names_.push_back(n + "_" + std::to_string(i));
+    names_.push_back(localName(static_cast<int>(i), m.vars[i].name));
   }
 }
 
@@ -416,11 +415,8 @@ std::set<int> Generator::freeOf(const std::vector<const Block *> &blocks,
 
 
 std::string Generator::newKernel(const std::string &kind, const Stmt &s) {
-  std::string base = fnName_ + "_" + kind + std::to_string(kernelCounter_++);
-  if (!s.outs.empty()) base += "_" + sanitize(m_.vars.at(static_cast<size_t>(s.outs[0])).name.empty()
-                                                  ? std::string("t")
-                                                  : m_.vars[static_cast<size_t>(s.outs[0])].name);
-  return base;
+  std::string out = s.outs.empty() ? std::string() : m_.vars.at(static_cast<size_t>(s.outs[0])).name;
+  return kernelName(fnIndex_, kind, kernelCounter_++, fnName_, out);
 }
 
 void Generator::beginKernel(Code &k, const std::string &name, const std::string &comment,

@@ -342,7 +342,7 @@ std::string DistEmitter::emitFunction(bool distributedBody, const std::string &w
   gen.host_ = &c;
   std::vector<std::string> params{"arrc::Cluster &cl"}, names;
   for (size_t i = 0; i < f_.paramTypes.size(); ++i) {
-    std::string pn = i < f_.paramNames.size() ? cppIdent(f_.paramNames[i]) : "p" + std::to_string(i);
+    std::string pn = i < f_.paramNames.size() ? exportedName(f_.paramNames[i], NameRole::Parameter) : "p" + std::to_string(i);
     names.push_back(pn);
     params.push_back("const " + distCppOf(f_.paramTypes[i]) + " &" + pn);
   }
@@ -405,7 +405,7 @@ std::string DistEmitter::emitFunction(bool distributedBody, const std::string &w
     };
     std::vector<std::string> args{"ctx"};
     for (size_t i = 0; i < f_.paramTypes.size(); ++i) args.push_back(whole(f_.paramTypes[i], names[i]));
-    c.line("auto r = ::" + cppIdent(m_.name) + "::" + cppIdent(f_.name) + "(" + join(args) + ");");
+    c.line("auto r = ::" + exportedName(m_.name, NameRole::Namespace) + "::" + cppIdent(f_.name) + "(" + join(args) + ");");
     c.line("return " + back(f_.resultType, "r") + ";");
   }
   c.ind--;
@@ -446,7 +446,7 @@ void Generator::distributed(const Function &f) {
 }
 
 std::string Generator::distributedSection() const {
-  std::string ns = cppIdent(m_.name);
+  std::string ns = exportedName(m_.name, NameRole::Namespace);
   std::string h;
   h += "// Distributed overloads (docs/distributed.md): every export also runs over the\n"
        "// ranks of an arrc::Cluster (MPI). Compiled where ARRC_MPI is defined: link the\n"

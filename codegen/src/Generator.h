@@ -64,7 +64,25 @@ void usesLambda(const ir::Lambda &l, std::set<int> &u, std::set<int> &d);
 void usesStmt(const Stmt &s, std::set<int> &u, std::set<int> &d);
 
 std::string sanitize(const std::string &name);
-std::string cppIdent(const std::string &name);
+std::string cppIdent(const std::string &name); // exportedName(name, NameRole::Function)
+
+// Names (Names.cpp; docs/codegen.md, "Names").
+enum class NameRole { Namespace, Function, Parameter };
+// The C++ spelling of a module namespace, export or export parameter: the
+// name itself when it is safe, else `arrc_u_<name>` (stable and injective).
+std::string exportedName(const std::string &name, NameRole role);
+// A C++ keyword or a macro of the C++, C, POSIX or OpenCL host headers.
+bool cppReserved(const std::string &name);
+// A user name reduced to letters, digits and single inner underscores (at
+// most 24 characters): only a readable decoration of the names below.
+std::string decoration(const std::string &hint);
+// IR variable `id` (host locals, kernel parameters and locals): arrc_<id>_<hint>.
+std::string localName(int id, const std::string &hint);
+// Kernel `counter` of export number `function`: arrc_k<function>_<kind><counter>_<hints>.
+std::string kernelName(size_t function, const std::string &kind, int counter, const std::string &fnHint,
+                       const std::string &outHint);
+// Fused producer number `index` in the header's detail namespace.
+std::string fusedName(size_t index, const std::string &fnHint, const std::string &what);
 std::string where(const Stmt &s); // "line L:C, note"
 
 // Kernel parameters and the host expressions passed for them.
@@ -122,7 +140,8 @@ private:
   };
   std::vector<FusedText> fused_;
   bool usesDouble_ = false;
-  std::string fnName_;
+  std::string fnName_;     // the current export's name (a decoration of internal names)
+  size_t fnIndex_ = 0;     // and its number
   int kernelCounter_ = 0;
   std::set<int> used_; // variables referenced in the current function
   std::map<int, std::string> devAlias_;

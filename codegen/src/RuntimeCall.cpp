@@ -57,7 +57,7 @@ std::string Generator::storeHook(const Element &el, size_t outs, size_t from) {
 }
 
 std::string Generator::fusedSource(const std::string &what, const std::string &at, const std::string &text) {
-  std::string id = "fused_" + fnName_ + "_" + what + std::to_string(fused_.size());
+  std::string id = fusedName(fused_.size(), fnName_, what);
   bool divMod = text.find("arrc_div_") != std::string::npos || text.find("arrc_mod_") != std::string::npos;
   bool weights = text.find("ARRC_LW(") != std::string::npos;
   fused_.push_back({id, what + (at.empty() ? "" : " at " + at),

@@ -344,24 +344,7 @@ std::string sanitize(const std::string &name) {
   return r;
 }
 
-// A parameter or namespace name that is safe in C++ (not a keyword, not `ctx`).
-std::string cppIdent(const std::string &name) {
-  static const std::set<std::string> reserved = {
-      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
-      "case", "catch", "char", "char16_t", "char32_t", "class", "compl", "const", "constexpr",
-      "const_cast", "continue", "decltype", "default", "delete", "do", "double", "dynamic_cast",
-      "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
-      "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-      "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
-      "reinterpret_cast", "return", "short", "signed", "sizeof", "static", "static_assert",
-      "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true", "try",
-      "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
-      "wchar_t", "while", "xor", "xor_eq", "ctx", "std", "arrc", "detail", "int32_t", "int64_t",
-      "uint8_t", "size_t", "main"};
-  std::string r = sanitize(name);
-  if (reserved.count(r) || r.compare(0, 2, "__") == 0) r += "_arg";
-  return r;
-}
+std::string cppIdent(const std::string &name) { return exportedName(name, NameRole::Function); }
 
 std::string where(const Stmt &s) {
   std::string r;

@@ -1,5 +1,5 @@
 // Dead code: removes statements whose outputs are never used and that have
-// no effect (Checks, Writes and for-each Maps stay), and the unused outputs
+// no effect (Checks, Writes, for-each Maps and lets reading a guard stay), and the unused outputs
 // of Maps, Filters, Expands and Ifs, to a fixpoint.
 #include "Passes.h"
 
@@ -45,11 +45,26 @@ static bool dropUnusedOuts(Stmt &s, const std::set<int> &used) {
   return true;
 }
 
-static bool sweep(Block &b, const std::set<int> &used) {
+// A Let whose value reads a guard (docs/lowering.md, "In-body checks"): the
+// guard protects a value that is used even where the let's own result is not
+// (an index into an array whose elements do not depend on it, as in
+// take(7, replicate(2, x))), so the read must stay: it is the check.
+static bool readsGuard(const ExpP &e, const std::set<int> &guards) {
+  if (!e) return false;
+  if (e->kind == Exp::Read && e->checkPos >= 0 && !e->args.empty() && e->args[0]->kind == Exp::Var &&
+      guards.count(e->args[0]->var))
+    return true;
+  for (auto &a : e->args)
+    if (readsGuard(a, guards)) return true;
+  return false;
+}
+
+static bool sweep(Block &b, const std::set<int> &used, const std::set<int> &guards) {
   bool changed = false;
   std::vector<StmtP> keep;
   for (auto &s : b.stmts) {
     bool live = hasEffect(*s) || s->outs.empty();
+    if (s->kind == StmtKind::Let && readsGuard(static_cast<const Let &>(*s).value, guards)) live = true;
     for (int o : s->outs) live = live || used.count(o);
     if (s->kind == StmtKind::Alloc) {
       live = false;
@@ -60,7 +75,7 @@ static bool sweep(Block &b, const std::set<int> &used) {
       continue;
     }
     changed = dropUnusedOuts(*s, used) || changed;
-    forEachBlock(*s, [&](Block &in) { changed = sweep(in, used) || changed; });
+    forEachBlock(*s, [&](Block &in) { changed = sweep(in, used, guards) || changed; });
     keep.push_back(s);
   }
   b.stmts = std::move(keep);
@@ -68,11 +83,13 @@ static bool sweep(Block &b, const std::set<int> &used) {
 }
 
 void deadCode(ir::Module &m) {
+  std::set<int> guards;
+  for (auto &g : m.guards) guards.insert(g.var);
   for (auto &f : m.functions) {
     for (int it = 0; it < 100; ++it) {
       std::set<int> used;
       blockUses(f.body, used);
-      if (!sweep(f.body, used)) break;
+      if (!sweep(f.body, used, guards)) break;
     }
   }
 }

@@ -46,6 +46,7 @@ int64_t count(int rank, const int64_t* shape) {
 }  // namespace
 
 void fill_zero(ContextImpl& c, cl_mem m, size_t off, size_t bytes) {
+  const std::lock_guard<std::recursive_mutex> held(c.call_mutex);  // Context::lock()
   if (bytes == 0) return;
   uint8_t z = 0;
   check_cl(clEnqueueFillBuffer(c.queue, m, &z, 1, off, bytes, 0, nullptr, nullptr),
@@ -71,6 +72,7 @@ int64_t triplet_count(const Sel& s, int64_t extent, int axis, const std::string&
 
 void strided_copy(ContextImpl& c, size_t es, int rank, const int64_t* shape, cl_mem src,
                   const int64_t* sw, cl_mem dst, const int64_t* dw) {
+  const std::lock_guard<std::recursive_mutex> held(c.call_mutex);  // Context::lock()
   int64_t n = count(rank, shape);
   if (n == 0) return;
   if (dense(rank, shape, sw) && dense(rank, shape, dw)) {
@@ -115,6 +117,7 @@ void strided_copy(ContextImpl& c, size_t es, int rank, const int64_t* shape, cl_
 
 void read_view(ContextImpl& c, size_t es, int rank, const int64_t* shape, cl_mem src,
                const int64_t* w, void* dst) {
+  const std::lock_guard<std::recursive_mutex> held(c.call_mutex);  // Context::lock()
   int64_t n = count(rank, shape);
   if (n == 0) return;
   if (dense(rank, shape, w)) {
@@ -143,6 +146,7 @@ void read_view(ContextImpl& c, size_t es, int rank, const int64_t* shape, cl_mem
 
 void write_view(ContextImpl& c, size_t es, int rank, const int64_t* shape, cl_mem dst,
                 const int64_t* w, const void* src) {
+  const std::lock_guard<std::recursive_mutex> held(c.call_mutex);  // Context::lock()
   int64_t n = count(rank, shape);
   if (n == 0) return;
   if (dense(rank, shape, w)) {

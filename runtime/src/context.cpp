@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cinttypes>
 #include <condition_variable>
@@ -324,7 +325,20 @@ static bool load_binary(const std::string& path, const std::array<uint64_t, 2>& 
   return h.a == sum;
 }
 
-static void store_binary(const std::string& dir, const std::string& path,
+// Says once per process that the cache cannot be written (a read-only or
+// full directory): programs are then built on each run, which is slow but
+// not an error.
+static void cache_not_written(const std::string& dir, const std::string& why) {
+  static std::atomic<bool> said{false};
+  const char* quiet = std::getenv("ARRC_QUIET");
+  if (said.exchange(true) || (quiet && *quiet && std::strcmp(quiet, "0") != 0)) return;
+  std::fprintf(stderr, "arrc: cannot write the kernel cache %s (%s): programs are built without caching\n",
+               dir.c_str(), why.c_str());
+}
+
+// Writes the binary atomically (a temporary file renamed over the name), so
+// readers see a whole file or none; false if it could not be written.
+static bool store_binary(const std::string& dir, const std::string& path,
                          const std::array<uint64_t, 2>& key,
                          const std::vector<unsigned char>& bin) {
   std::error_code ec;
@@ -334,7 +348,10 @@ static void store_binary(const std::string& dir, const std::string& path,
   std::string tmp = path + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(serial++);
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) return;
+    if (!f) {
+      cache_not_written(dir, std::strerror(errno));
+      return false;
+    }
     uint64_t size = bin.size();
     Hasher h;
     h.add(bin.data(), bin.size());
@@ -343,13 +360,20 @@ static void store_binary(const std::string& dir, const std::string& path,
     f.write(reinterpret_cast<const char*>(&size), 8);
     f.write(reinterpret_cast<const char*>(bin.data()), size);
     f.write(reinterpret_cast<const char*>(&h.a), 8);
+    f.flush();
     if (!f) {
       std::filesystem::remove(tmp, ec);
-      return;
+      cache_not_written(dir, "write failed");
+      return false;
     }
   }
   std::filesystem::rename(tmp, path, ec);
-  if (ec) std::filesystem::remove(tmp, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    cache_not_written(dir, ec.message());
+    return false;
+  }
+  return true;
 }
 
 static std::string build_log(cl_program p, cl_device_id d) {
@@ -475,8 +499,7 @@ cl_program ContextImpl::build(const ProgramSource& src) {
       std::vector<unsigned char> bin(bs);
       unsigned char* bp = bin.data();
       if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bp, &bp, nullptr) == CL_SUCCESS) {
-        store_binary(cache_dir, path, key, bin);
-        stats.disk_writes++;
+        if (store_binary(cache_dir, path, key, bin)) stats.disk_writes++;
       }
     }
   }
@@ -689,12 +712,21 @@ size_t Context::max_work_group_size() const { return impl_->max_wg; }
 size_t Context::compute_units() const { return impl_->compute_units; }
 size_t Context::local_mem_bytes() const { return impl_->local_mem; }
 
-cl_program Context::program(const ProgramSource& src) { return impl_->get_program(src); }
+std::unique_lock<std::recursive_mutex> Context::lock() const {
+  return std::unique_lock<std::recursive_mutex>(impl_->call_mutex);
+}
+
+cl_program Context::program(const ProgramSource& src) {
+  const auto held = lock();
+  return impl_->get_program(src);
+}
 cl_kernel Context::kernel(const ProgramSource& src, const char* name) {
+  const auto held = lock();
   return impl_->get_kernel(src, name);
 }
 cl_kernel Context::kernel(const std::string& source, const std::string& options,
                           const char* name) {
+  const auto held = lock();
   return impl_->get_kernel(impl_->intern(source, options), name);
 }
 namespace detail {
@@ -711,9 +743,13 @@ const ProgramSource& ContextImpl::intern(const std::string& source, const std::s
   return *it->second;
 }
 }  // namespace detail
-CacheStats Context::cache_stats() const { return impl_->stats; }
+CacheStats Context::cache_stats() const {
+  const auto held = lock();
+  return impl_->stats;
+}
 
 void Context::enqueue(cl_kernel k, const NDRange& global, const NDRange& local) {
+  const auto held = lock();
   for (size_t i = 0; i < global.dims; ++i)
     if (global.v[i] == 0) return;
   auto& c = *impl_;
@@ -729,16 +765,23 @@ void Context::enqueue(cl_kernel k, const NDRange& global, const NDRange& local) 
   if (ev) c.track(ev, detail::kernel_name_of(k).c_str(), 0);
 }
 
-uint64_t Context::launch_count() const { return impl_->launches; }
+uint64_t Context::launch_count() const {
+  const auto held = lock();
+  return impl_->launches;
+}
 uint64_t Context::blocking_read_count() const {
   const TransferStats t = transfer_stats();
   return t.direct_reads + t.staged_reads + t.small_reads;
 }
 
-BufferPtr Context::alloc(size_t bytes) { return detail::alloc(*impl_, impl_, bytes); }
+BufferPtr Context::alloc(size_t bytes) {
+  const auto held = lock();
+  return detail::alloc(*impl_, impl_, bytes);
+}
 
 namespace detail {
 BufferPtr alloc(ContextImpl& c, const std::shared_ptr<ContextImpl>& owner, size_t bytes) {
+  const std::lock_guard<std::recursive_mutex> held(c.call_mutex);  // Context::lock()
   if (bytes == 0) bytes = 1;
   if (bytes > c.max_alloc)
     throw Error("out of device memory: allocation of " + std::to_string(bytes) +
@@ -784,21 +827,27 @@ void ContextImpl::trim() {
 }
 }  // namespace detail
 
-void Context::trim_pool() { impl_->trim(); }
+void Context::trim_pool() {
+  const auto held = lock();
+  impl_->trim();
+}
 PoolStats Context::pool_stats() const {
   std::lock_guard<std::mutex> lock(impl_->pool_mutex);
   return impl_->pool;
 }
 
 void Context::write(cl_mem dst, size_t off, size_t bytes, const void* src) {
+  const auto held = lock();
   detail::host_write(*impl_, dst, off, bytes, src);
 }
 void Context::read(cl_mem src, size_t off, size_t bytes, void* dst) {
+  const auto held = lock();
   detail::host_read(*impl_, src, off, bytes, dst);
 }
 
 void Context::copy(cl_mem src, size_t so, cl_mem dst, size_t dof, size_t bytes) {
   if (bytes == 0) return;
+  const auto held = lock();
   auto& c = *impl_;
   cl_event ev = nullptr;
   check_cl(clEnqueueCopyBuffer(c.queue, src, dst, so, dof, bytes, 0, nullptr,
@@ -809,6 +858,7 @@ void Context::copy(cl_mem src, size_t so, cl_mem dst, size_t dof, size_t bytes) 
 
 void Context::fill(cl_mem dst, const void* pattern, size_t ps, size_t off, size_t bytes) {
   if (bytes == 0) return;
+  const auto held = lock();
   auto& c = *impl_;
   cl_event ev = nullptr;
   check_cl(clEnqueueFillBuffer(c.queue, dst, pattern, ps, off, bytes, 0, nullptr,
@@ -827,7 +877,10 @@ void Context::fill_zero(cl_mem dst, size_t off, size_t bytes) {
   }
 }
 
-void Context::finish() { check_cl(clFinish(impl_->queue), "clFinish"); }
+void Context::finish() {
+  const auto held = lock();
+  check_cl(clFinish(impl_->queue), "clFinish");
+}
 
 cl_mem Context::error_buffer() const { return impl_->err_buf; }
 
@@ -850,6 +903,7 @@ void raise_recorded(detail::ContextImpl& c, const int64_t* rec, const char* cons
 }  // namespace
 
 void Context::check_errors(const char* const* positions, size_t count) {
+  const auto held = lock();
   auto& c = *impl_;
   int64_t rec[5];
   detail::host_read(c, c.err_buf, 0, sizeof rec, rec);
@@ -858,6 +912,7 @@ void Context::check_errors(const char* const* positions, size_t count) {
 
 void Context::read_checked(cl_mem src, size_t off, size_t bytes, void* dst,
                            const char* const* positions, size_t count) {
+  const auto held = lock();
   if (bytes > kCheckedReadMax) {
     read(src, off, bytes, dst);
     check_errors(positions, count);
@@ -877,6 +932,9 @@ void Context::read_checked(cl_mem src, size_t off, size_t bytes, void* dst,
 }
 
 bool Context::profiling() const { return impl_->profile; }
-std::string Context::profile_report() { return impl_->report(); }
+std::string Context::profile_report() {
+  const auto held = lock();
+  return impl_->report();
+}
 
 }  // namespace arrc

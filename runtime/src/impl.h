@@ -25,6 +25,8 @@ struct ProfileEvent {
 };
 
 struct ContextImpl {
+  // Context::lock(): one call at a time per Context (docs/runtime.md, "Threads")
+  std::recursive_mutex call_mutex;
   uint64_t launches = 0;  // Context::launch_count()
   cl_platform_id platform = nullptr;
   cl_device_id device = nullptr;

@@ -422,6 +422,7 @@ using namespace prim;
 
 void reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n, const Fused& in,
             cl_mem out, int64_t out_index) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   Config c = config(ctx);
   if (c.cpu) {
     // Integer +, *, min, max: the plain loop, which compilers vectorise as a
@@ -471,6 +472,7 @@ void reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n, cons
 
 void scan(Context& ctx, const ElemType& t, const Operator& op, int64_t n, const Fused& in,
           cl_mem out, int64_t out_offset, bool inclusive) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   Fused f = with_default_store(t, in, out, out_offset);
   run_scan(ctx, t, &op, f, t.size, kPlainAdapter, "arrc_sop", "ARRC_SNE", n, inclusive);
 }
@@ -521,6 +523,7 @@ void compact_tiles(Context& ctx, const Config& c, const ElemType& t, int64_t n, 
 
 int64_t compact(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem out,
                 int64_t out_offset, cl_mem count_out) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   BufferPtr cnt_buf;
   if (!count_out) {
     cnt_buf = ctx.alloc(sizeof(int64_t));
@@ -556,6 +559,7 @@ int64_t compact(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_
 
 void fill(Context& ctx, const ElemType& t, int64_t n, const std::string& value, cl_mem out,
           int64_t out_offset) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   if (n <= 0) return;
   Fused none;
   const ProgramSource& src =
@@ -568,6 +572,7 @@ void fill(Context& ctx, const ElemType& t, int64_t n, const std::string& value, 
 
 void scatter(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem dest,
              int64_t dest_offset, int64_t dest_n) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   if (n <= 0) return;
   const ProgramSource& src =
       program(ctx, t, nullptr, in, store_defines(dest), "scatter", [] { return detail::kScatter; });
@@ -584,6 +589,7 @@ void scatter(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem
 void gather(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem src_mem,
             int64_t src_offset, int64_t src_stride, int64_t src_n, cl_mem out, int64_t out_offset,
             int32_t pos_id) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   if (n <= 0) return;
   const ProgramSource& src =
       program(ctx, t, nullptr, in, "", "gather", [] { return detail::kGather; });
@@ -722,6 +728,7 @@ void run_segscan(Context& ctx, const Config& c, const ElemType& t, const Operato
 
 void segmented_scan(Context& ctx, const ElemType& t, const Operator& op, int64_t n,
                     const Fused& in, cl_mem out, int64_t out_offset, bool inclusive) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   Fused f = with_default_store(t, in, out, out_offset);
   Config c = config(ctx);
   if (!c.cpu) return run_segscan(ctx, c, t, op, f, n, inclusive ? 0 : 1, nullptr);
@@ -731,6 +738,7 @@ void segmented_scan(Context& ctx, const ElemType& t, const Operator& op, int64_t
 
 int64_t segmented_reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n,
                          const Fused& in, cl_mem out, int64_t out_offset) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   if (n <= 0) return 0;
   if (config(ctx).cpu) {
     const ProgramSource& src =
@@ -766,6 +774,7 @@ int64_t segmented_reduce(Context& ctx, const ElemType& t, const Operator& op, in
 
 void segmented_reduce_offsets(Context& ctx, const ElemType& t, const Operator& op, int64_t nseg,
                               cl_mem offsets, const Fused& in, cl_mem out, int64_t out_offset) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   if (nseg <= 0) return;
   Config c = config(ctx);
   if (c.cpu) {
@@ -812,6 +821,7 @@ void segmented_reduce_offsets(Context& ctx, const ElemType& t, const Operator& o
 void segmented_scan_offsets(Context& ctx, const ElemType& t, const Operator& op, int64_t n,
                             int64_t nseg, cl_mem offsets, const Fused& in, cl_mem out,
                             int64_t out_offset, bool inclusive) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   if (n <= 0) return;
   auto flags = ctx.alloc(static_cast<size_t>(n));
   ctx.fill_zero(flags->mem(), 0, static_cast<size_t>(n));
@@ -906,6 +916,7 @@ std::string hist_update(const ElemType& t, const Operator& op, const std::string
 // bins' ranges, fold each range in index order.
 void histogram_sorted(Context& ctx, const ElemType& t, const Operator& op, int64_t nbins,
                       int64_t n, const Fused& in, cl_mem out, int64_t out_offset) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   if (n >= INT_MAX) throw Error("histogram: at most 2^31-1 elements on this path");
   bool wide = nbins >= static_cast<int64_t>(UINT32_MAX);
   ElemType kt = wide ? ElemType::of<uint64_t>() : ElemType::of<uint32_t>();
@@ -944,6 +955,7 @@ void histogram_sorted(Context& ctx, const ElemType& t, const Operator& op, int64
 
 void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbins, int64_t n,
                const Fused& in, cl_mem out, int64_t out_offset) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   if (nbins <= 0) return;
   Config c = config(ctx);
   std::string store = store_defines(out);
@@ -1109,6 +1121,7 @@ int64_t cpu_walk_chunks(Context& ctx) { return static_cast<int64_t>(ctx.compute_
 
 ExpandOffsets expand_offsets(Context& ctx, const ElemType& t, int64_t n, const Fused& in,
                              bool read_total) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   ExpandOffsets r;
   r.n = std::max<int64_t>(n, 0);
   r.ends = ctx.alloc(static_cast<size_t>(std::max<int64_t>(n, 1)) * sizeof(int64_t));
@@ -1125,6 +1138,7 @@ ExpandOffsets expand_offsets(Context& ctx, const ElemType& t, int64_t n, const F
 
 void expand_write(Context& ctx, const ElemType& t, const ExpandOffsets& e, const Fused& in,
                   cl_mem out, int64_t out_offset) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   if (e.total < 0) throw Error("expand_write: the total was not read back (expand_offsets)");
   if (e.n <= 0 || e.total == 0) return;
   Config c = config(ctx);
@@ -1153,6 +1167,7 @@ void expand_write(Context& ctx, const ElemType& t, const ExpandOffsets& e, const
 
 void expand_reduce(Context& ctx, const ElemType& t, const Operator& op, const ExpandOffsets& e,
                    const Fused& in, cl_mem out, int64_t out_index) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   Config c = config(ctx);
   WalkShape w = walk_shape(ctx, c, t, 16);
   std::string defs = op.commutative ? "#define ARRC_COMMUTATIVE 1\n" : "";
@@ -1176,6 +1191,7 @@ void expand_reduce(Context& ctx, const ElemType& t, const Operator& op, const Ex
 
 ExpandCompaction expand_compact_count(Context& ctx, const ElemType& t, const ExpandOffsets& e,
                                       const Fused& in) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   ExpandCompaction r;
   if (e.n <= 0) return r;
   Config c = config(ctx);
@@ -1209,6 +1225,7 @@ ExpandCompaction expand_compact_count(Context& ctx, const ElemType& t, const Exp
 void expand_compact_write(Context& ctx, const ElemType& t, const ExpandOffsets& e,
                           const ExpandCompaction& cp, const Fused& in, cl_mem out,
                           int64_t out_offset) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   if (e.n <= 0 || cp.count == 0) return;
   Config c = config(ctx);
   WalkShape w = walk_shape(ctx, c, t, 8);
@@ -1225,6 +1242,7 @@ void expand_compact_write(Context& ctx, const ElemType& t, const ExpandOffsets& 
 }
 
 Expanded expand(Context& ctx, const ElemType& t, int64_t n, const Fused& in) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   Expanded r;
   ExpandOffsets e = expand_offsets(ctx, t, n, in, true);
   r.ends = e.ends;

@@ -252,6 +252,7 @@ void sort_gpu(Context& ctx, const SortArgs& a) {
 
 void sort_pairs(Context& ctx, const ElemType& kt, int64_t n, cl_mem keys, const ElemType* vt,
                 cl_mem values) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   if (n <= 1) return;
   if (n >= INT_MAX) throw Error("sort: at most 2^31-1 elements");
   KeyBits kb = key_bits(kt.name);

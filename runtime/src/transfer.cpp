@@ -431,6 +431,7 @@ void staged_read(ContextImpl& c, cl_mem src, size_t off, size_t bytes, char* dst
 }  // namespace
 
 void host_write(ContextImpl& c, cl_mem dst, size_t off, size_t bytes, const void* src) {
+  const std::lock_guard<std::recursive_mutex> held(c.call_mutex);  // Context::lock()
   if (bytes == 0) return;
   Staging& s = c.staging;
   if (s.enabled && bytes >= s.min_bytes && ensure_ring(c)) {
@@ -446,6 +447,7 @@ void host_write(ContextImpl& c, cl_mem dst, size_t off, size_t bytes, const void
 }
 
 void host_read(ContextImpl& c, cl_mem src, size_t off, size_t bytes, void* dst) {
+  const std::lock_guard<std::recursive_mutex> held(c.call_mutex);  // Context::lock()
   if (bytes == 0) return;
   Staging& s = c.staging;
   if (s.enabled && bytes >= s.min_bytes && ensure_ring(c)) {
@@ -510,6 +512,9 @@ TransferConfig Context::transfer_config() const {
   return t;
 }
 
-TransferStats Context::transfer_stats() const { return impl_->staging.stats; }
+TransferStats Context::transfer_stats() const {
+  const auto held = lock();
+  return impl_->staging.stats;
+}
 
 }  // namespace arrc

@@ -22,7 +22,9 @@ namespace arrc {
 // "arrc::Array<double, 2>", "std::tuple<int32_t, double>", an array of tuples
 // as a std::tuple of arrays. Used by `arrc run` to write its harness.
 std::string cppTypeOf(const TypeP &type);
-// The C++ spelling of a module (namespace) or export (function) name in the
-// header: the name itself unless it is a C++ keyword or clashes ("_arg" added).
+// The C++ spelling of an export (function) name, and of a module's
+// namespace, in the header: the name itself when it is safe, else
+// `arrc_u_<name>` (docs/codegen.md, "Names").
 std::string cppIdentifier(const std::string &name);
+std::string cppNamespace(const std::string &moduleName);
 } // namespace arrc

@@ -3,8 +3,12 @@
 //
 // One arrc::Context = one OpenCL device + one in-order command queue. All
 // work is enqueued in order on that queue; only reads back to the host block.
-// A Context is not thread-safe: use one per host thread (kernels obtained from
-// it carry argument state).
+// Threads (docs/runtime.md, "Threads"): a Context may be shared. Each of its
+// member functions, each primitive and each call of a generated export holds
+// the Context's lock (lock(), recursive) for its duration, so calls on one
+// Context run one at a time, and a device error is reported to the call that
+// raised it. Separate Contexts run concurrently. Code that sets kernel
+// arguments itself (clSetKernelArg, then enqueue) must hold lock() around both.
 #pragma once
 
 #include <arrc/error.h>
@@ -14,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -216,6 +221,7 @@ public:
   template <class... Args>
   void launch(cl_kernel k, const NDRange& global, const NDRange& local,
               const Args&... args) {
+    const auto held = lock();  // the kernel's arguments are shared state
     cl_uint i = 0;
     (set_arg(k, i++, args), ...);
     enqueue(k, global, local);
@@ -264,6 +270,12 @@ public:
   bool profiling() const;
   // Per-kernel and per-transfer totals (waits for the queue).
   std::string profile_report();
+
+  // --- threads --------------------------------------------------------------
+  // The Context's (recursive) lock: held by every member function, primitive
+  // and generated export for its duration. Hold it to make several calls
+  // atomic with respect to other threads using this Context.
+  std::unique_lock<std::recursive_mutex> lock() const;
 
   detail::ContextImpl& impl() const { return *impl_; }
   const std::shared_ptr<detail::ContextImpl>& impl_ptr() const { return impl_; }

@@ -39,11 +39,11 @@ TEST_CASE("map kernel: fp64 pragma, buffer + shape + weights, bounds check") {
   ir::Module m = twiceModule();
   std::string cl = emitOpenCL(m);
   CHECK(cl.find("#pragma OPENCL EXTENSION cl_khr_fp64 : enable") != std::string::npos);
-  CHECK(cl.find("__kernel void twice_map0_ys(") != std::string::npos);
-  CHECK(cl.find("__global double *xs_0") != std::string::npos);
-  CHECK(cl.find("long xs_0_n0") != std::string::npos);
-  CHECK(cl.find("long xs_0_w1") != std::string::npos);
-  CHECK(cl.find("arrc_in_bounds(arrc_err, 0, i_1, xs_0_n0, 0)") != std::string::npos);
+  CHECK(cl.find("__kernel void arrc_k0_map0_twice_ys(") != std::string::npos);
+  CHECK(cl.find("__global double *arrc_0_xs") != std::string::npos);
+  CHECK(cl.find("long arrc_0_xs_n0") != std::string::npos);
+  CHECK(cl.find("long arrc_0_xs_w1") != std::string::npos);
+  CHECK(cl.find("arrc_in_bounds(arrc_err, 0, arrc_1_i, arrc_0_xs_n0, 0)") != std::string::npos);
   CHECK(cl.find("arrc_div_int") != std::string::npos); // helpers present
 }
 
@@ -61,9 +61,32 @@ TEST_CASE("header: namespace, signature, positions, program, fp64 check") {
 }
 
 TEST_CASE("C++ identifiers and types") {
-  CHECK(cppIdentifier("class") == "class_arg");
-  CHECK(cppIdentifier("ctx") == "ctx_arg");
+  // Exported names stay as written when safe (docs/codegen.md, "Names")...
   CHECK(cppIdentifier("xs") == "xs");
+  CHECK(cppIdentifier("dgemm_") == "dgemm_");
+  CHECK(cppIdentifier("DGEMM") == "DGEMM");
+  CHECK(cppIdentifier("_x") == "_x");
+  CHECK(cppIdentifier("main") == "main");
+  CHECK(cppNamespace("dot") == "dot");
+  // ... else arrc_u_<name>: keywords, macros of the standard headers, names
+  // the header uses, reserved forms, arrc's own prefix.
+  CHECK(cppIdentifier("class") == "arrc_u_class");
+  CHECK(cppIdentifier("NULL") == "arrc_u_NULL");
+  CHECK(cppIdentifier("errno") == "arrc_u_errno");
+  CHECK(cppIdentifier("stdout") == "arrc_u_stdout");
+  CHECK(cppIdentifier("assert") == "arrc_u_assert");
+  CHECK(cppIdentifier("M_PI_2") == "arrc_u_M_PI_2");
+  CHECK(cppIdentifier("linux") == "arrc_u_linux");
+  CHECK(cppIdentifier("detail") == "arrc_u_detail");
+  CHECK(cppIdentifier("int64_t") == "arrc_u_int64_t");
+  CHECK(cppIdentifier("arrc_x") == "arrc_u_arrc_x");
+  CHECK(cppIdentifier("a__b") == "arrc_u_0a_0_0b");
+  CHECK(cppIdentifier("_Foo") == "arrc_u_0_0Foo");
+  CHECK(cppIdentifier("__") == "arrc_u_0_0_0");
+  // A namespace also avoids the headers' global names (::time) and std, arrc.
+  CHECK(cppNamespace("time") == "arrc_u_time");
+  CHECK(cppNamespace("std") == "arrc_u_std");
+  CHECK(cppIdentifier("time") == "time");
   auto d = arrc::Type::scalarOf(ScalarKind::Double);
   auto i = arrc::Type::scalarOf(ScalarKind::Int);
   CHECK(cppTypeOf(arrc::Type::tuple({i, d})) == "std::tuple<int32_t, double>");
@@ -85,7 +108,7 @@ TEST_CASE("integer arithmetic wraps, division by zero is defined") {
   f.body.results.push_back(binaryExp(BinOp::Add, binaryExp(BinOp::Div, varExp(m, a), varExp(m, b)), varExp(m, a)));
   m.functions.push_back(f);
   std::string h = emitHeader(m);
-  CHECK(h.find("arrc::gen::wadd<int32_t>(arrc::gen::div<int32_t>(a_0, b_1), a_0)") != std::string::npos);
+  CHECK(h.find("arrc::gen::wadd<int32_t>(arrc::gen::div<int32_t>(arrc_0_a, arrc_1_b), arrc_0_a)") != std::string::npos);
   CHECK(emitOpenCL(m).find("#pragma OPENCL EXTENSION cl_khr_fp64") == std::string::npos);
 }
 

@@ -1,8 +1,11 @@
-// Bounded mutation fuzzing of the frontend: N mutations (byte flips, token
-// deletions/duplications/swaps, truncations, splices) of the example
-// programs, with a fixed seed, each parsed in-process. Fails if an exception
-// escapes or one parse takes 1 s or more. Usage: frontend_fuzz [N] [SEED]
-#include "arrc/Frontend.h"
+// Bounded mutation fuzzing of the whole compiler (ctest `pipeline_fuzz`): N
+// mutations (byte flips, token deletions/duplications/swaps, truncations,
+// splices) of the example, e2e and stdlib programs, with a fixed seed, each
+// compiled in-process through every stage (test/fuzz/pipeline.h: parse, type
+// check, lowering, passes, OpenCL C and C++ generation). Fails if an
+// exception escapes a stage or one input takes 1 s or more.
+// Usage: pipeline_fuzz [N] [SEED]
+#include "pipeline.h"
 
 #include <algorithm>
 #include <chrono>
@@ -23,9 +26,10 @@ namespace {
 std::vector<std::string> loadCorpus() {
   std::vector<std::string> corpus;
   std::vector<fs::path> files;
-  for (auto &e : fs::directory_iterator(ARRC_EXAMPLES_DIR))
-    if (e.path().extension() == ".arr")
-      files.push_back(e.path());
+  for (const char *dir : {ARRC_EXAMPLES_DIR, ARRC_E2E_PROGRAMS_DIR, ARRC_FUZZ_STDLIB_DIR})
+    for (auto &e : fs::directory_iterator(dir))
+      if (e.path().extension() == ".arr")
+        files.push_back(e.path());
   std::sort(files.begin(), files.end());
   for (auto &f : files) {
     std::ifstream in(f, std::ios::binary);
@@ -114,48 +118,38 @@ std::string mutate(const std::vector<std::string> &corpus, std::mt19937 &rng) {
 } // namespace
 
 int main(int argc, char **argv) {
-  long n = argc > 1 ? std::atol(argv[1]) : 10000;
+  long n = argc > 1 ? std::atol(argv[1]) : 3000;
   unsigned seed = argc > 2 ? static_cast<unsigned>(std::atol(argv[2])) : 20240601u;
   std::vector<std::string> corpus = loadCorpus();
   if (corpus.empty()) {
-    std::cerr << "frontend_fuzz: no examples in " << ARRC_EXAMPLES_DIR << "\n";
+    std::cerr << "pipeline_fuzz: no programs in " << ARRC_EXAMPLES_DIR << "\n";
     return 1;
   }
   std::mt19937 rng(seed);
-  long accepted = 0;
+  long reached[5] = {0, 0, 0, 0, 0};
   double worst = 0;
   auto start = std::chrono::steady_clock::now();
   for (long i = 0; i < n; ++i) {
     std::string input = mutate(corpus, rng);
-    arrc::SourceManager sm;
-    std::ostringstream sink;
-    arrc::Diagnostics diag(sm, sink);
-    int file = sm.add("fuzz.arr", input);
-    arrc::Module m;
     auto t0 = std::chrono::steady_clock::now();
-    try {
-      if (arrc::parseSource(sm, diag, file, m))
-        ++accepted;
-      std::ostringstream ast;
-      arrc::printModuleAst(m, sm, ast);
-    } catch (const std::exception &e) {
-      std::cerr << "frontend_fuzz: exception on input " << i << ": " << e.what() << "\n";
-      std::cerr << "---- input ----\n" << input << "\n";
-      return 1;
-    } catch (...) {
-      std::cerr << "frontend_fuzz: unknown exception on input " << i << "\n" << input << "\n";
+    arrc::fuzz::PipelineResult r = arrc::fuzz::runPipeline(input, ARRC_FUZZ_STDLIB_DIR);
+    ++reached[static_cast<int>(r.reached)];
+    if (!r.internalError.empty()) {
+      std::cerr << "pipeline_fuzz: internal compiler error in " << arrc::fuzz::stageName(r.reached)
+                << " on input " << i << ": " << r.internalError << "\n---- input ----\n" << input << "\n";
       return 1;
     }
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (secs > worst)
       worst = secs;
     if (secs >= 1.0) {
-      std::cerr << "frontend_fuzz: input " << i << " took " << secs << " s\n" << input << "\n";
+      std::cerr << "pipeline_fuzz: input " << i << " took " << secs << " s\n" << input << "\n";
       return 1;
     }
   }
   double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("frontend_fuzz: %ld inputs (%ld parsed cleanly), %.2f s total, slowest %.4f s\n", n,
-              accepted, total, worst);
+  std::printf("pipeline_fuzz: %ld inputs in %.2f s (slowest %.4f s); stopped at parse %ld, type check %ld, "
+              "lowering %ld, codegen %ld; compiled %ld\n",
+              n, total, worst, reached[0], reached[1], reached[2], reached[3], reached[4]);
   return 0;
 }

@@ -1,0 +1,7 @@
+// arrc run --interpret: the IR interpreter instead of the compiled program.
+export (int, double)[[*]] pairs((int, double)[[*,*]] a, (bool, long) t) =
+  [(x + int(t.1), y * 2.0) | (x, y) <- flatten(a), t.0 || x > 1];
+export float get(float[[*]] a, int i) = a[i];
+export int[[*,*]] tr(int[[*,*]] a) = transpose(a);
+export long wrap(long x) = x * x + 9223372036854775807L;
+export double[[*]] tk(int n) = take(n, replicate(2, 4.0));
