@@ -1396,7 +1396,7 @@ bool Lowerer::nestedLoop(const arrc::Loop &e, const Val &init, Val &out) {
       ctop.used = {0};
       std::vector<Segs> newArr(comps.size());
       std::vector<ExpP> newScal(comps.size());
-      condBlock(act, [&] {
+      Block actBlock = condBlock(act, [&] {
         Val r = lower(e.body);
         std::vector<Val> rc;
         valComps(r, rc);
@@ -1405,7 +1405,8 @@ bool Lowerer::nestedLoop(const arrc::Loop &e, const Val &init, Val &out) {
           int j = newVar("j", L1());
           for (size_t q = 0; q < comps.size(); ++q) {
             if (comps[q].array)
-              for (auto &g : segGens(*this, rc[q], e.body->span)) g(kv, lv(j));
+              for (auto &g : segGens(*this, rc[q], e.body->span))
+                for (auto &x : g(kv, lv(j))) bindScalar("p", x); // bound: the probe sees what the elements read
             else
               bindScalar("s", rc[q].e);
           }
@@ -1438,7 +1439,10 @@ bool Lowerer::nestedLoop(const arrc::Loop &e, const Val &init, Val &out) {
         h.commit();
         return std::vector<ExpP>{};
       });
-      if (probe) return std::vector<ExpP>{};
+      if (probe) { // what the new state reads, for the probe's free variables
+        probeDiscard.stmts.insert(probeDiscard.stmts.end(), actBlock.stmts.begin(), actBlock.stmts.end());
+        return std::vector<ExpP>{};
+      }
       // The active flags, then per segment the new state where active.
       bool merge = !isFor || cnt;
       HostScope h(*this, ctop, "");
@@ -1489,6 +1493,7 @@ bool Lowerer::nestedLoop(const arrc::Loop &e, const Val &init, Val &out) {
     std::set<int> outerNeed;
     {
       NoHoist nh(*this);
+      const int probeStart = int(mod.vars.size());
       Block fakeHost;
       Block *savedCur = cur;
       bool savedDev = device;
@@ -1531,8 +1536,9 @@ bool Lowerer::nestedLoop(const arrc::Loop &e, const Val &init, Val &out) {
       restore();
       std::set<int> fv = freeVarsOf(fakeHost);
       auto &ix = c0.chain[0].index;
-      for (int v : fv)
-        if (deviceVars.count(v) || std::find(ix.begin(), ix.end(), v) != ix.end()) outerNeed.insert(v);
+      for (int v : fv) // (the probe's own variables are not values of the body)
+        if (v < probeStart && (deviceVars.count(v) || std::find(ix.begin(), ix.end(), v) != ix.end()))
+          outerNeed.insert(v);
       probeDiscard.stmts.clear();
     }
     // 2. Analysis in the enclosing body: the initial state, the bound, the

@@ -17,6 +17,14 @@ export int[[*]] doubling(int[[*]] ns) = [length(loop (a = [1]) for _i < n do a +
 // out: [0, 2, 36, 864]
 export int[[*]] growing(int[[*]] ns) = [sum(loop (a = [n]) for i < n do a ++ map(\v -> v + i, a)) | n <- ns];
 
+// the loop's body reads the comprehension's element (x): each element's
+// value reaches the loop run once for all elements through a host column
+// == test
+// in:  [0, 1, 2, 3, 5, 6, 7, 9, 13, -4]
+// out: [1, 203, 1205, 3907, 3003, 8405, 17507, 9003, 18203, -399]
+export int[[*]] reads_element(int[[*]] xs) =
+  [(let a = loop (a = [x]) for j < x % 4 do a ++ [j * x] ++ map(\v -> v * x, take(1, a)) in sum(a) * 100 + length(a)) | x <- xs];
+
 // a worklist that filters itself until it is empty (or its head is small)
 // == test
 // in:  [[8, 3, 17, 1], [1, 2, 0, 0], [64, 32, 16, 9]]

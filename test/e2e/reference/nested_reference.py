@@ -328,6 +328,16 @@ def growing(ns):
     return out
 
 
+def reads_element(xs):
+    out = []
+    for x in xs:
+        a = [x]
+        for j in range(max(cmod(x, 4), 0)):
+            a = a + [j * x] + [v * x for v in a[:1]]
+        out.append(sum(a) * 100 + len(a))
+    return out
+
+
 def worklist(m):
     out = []
     for r in m:
@@ -420,6 +430,7 @@ CASES = {
     "norms": [(M1,), (M2,)],
     "doubling": [([0, 1, 3, 5, 10],)],
     "growing": [([0, 1, 3, 6],)],
+    "reads_element": [([0, 1, 2, 3, 5, 6, 7, 9, 13, -4],)],
     "worklist": [([[8, 3, 17, 1], [1, 2, 0, 0], [64, 32, 16, 9]],), (M2,)],
     "steps": [([0, 1, 5, 9, 16, 40],)],
     "collatz_lens": [([1, 2, 3, 6, 7, 27],)],
