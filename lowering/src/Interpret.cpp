@@ -141,8 +141,15 @@ struct Interp {
   std::vector<Value> env;
 
   [[noreturn]] void fail(const std::string &msg, Check::Code c = Check::Other, int pos = -1) {
-    std::string where = pos >= 0 && pos < int(m.positions.size()) ? m.positions[pos] + ": " : "";
-    throw RuntimeError(where + msg, c, pos);
+    if (pos < 0 || pos >= int(m.positions.size())) throw RuntimeError(msg, c, pos);
+    // A position inside a stdlib or imported function carries notes after
+    // the user's call site ("file:l:c\nnote: in take at ..."): they follow the text.
+    const std::string &p = m.positions[pos];
+    size_t nl = p.find('\n');
+    if (nl == std::string::npos) throw RuntimeError(p + ": " + msg, c, pos);
+    std::string notes = p.substr(nl + 1);
+    while (!notes.empty() && notes.back() == '\n') notes.pop_back();
+    throw RuntimeError(p.substr(0, nl) + ": " + msg + "\n" + notes, c, pos);
   }
 
   Value &get(int v) {
