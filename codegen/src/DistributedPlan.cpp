@@ -26,7 +26,7 @@ DistEmitter::Body DistEmitter::bodyOf(const std::vector<const Block *> &blocks, 
         auto &l = static_cast<const ir::Loop &>(*s);
         if (l.form == ir::Loop::For) b.loops[l.index] = l.count;
       }
-      forEachBlock(*s, walk);
+      forEachBlock(static_cast<const Stmt &>(*s), walk);
     }
   };
   for (auto *blk : blocks) walk(*blk);
@@ -141,7 +141,7 @@ DistEmitter::Reads DistEmitter::readsOf(const std::vector<const Block *> &blocks
   std::function<void(const Block &)> walk = [&](const Block &blk) {
     for (auto &s : blk.stmts) {
       forEachExp(const_cast<Stmt &>(*s), [&](ExpP &e) { exp(e); });
-      forEachBlock(*s, walk);
+      forEachBlock(static_cast<const Stmt &>(*s), walk);
     }
     for (auto &e : blk.results) exp(e);
   };
