@@ -71,10 +71,14 @@ std::string format_error(ErrorCode code, const std::string& pos, int64_t index,
   std::ostringstream os;
   if (!pos.empty()) os << pos << ": ";
   switch (code) {
+    // Sizes of -1 mean "not known here" (checks inside device code: a
+    // guard of lowering raises the check's code without its values).
     case ErrorCode::bounds:
-      os << "index " << index << " out of bounds for axis " << axis << " of size " << extent;
+      if (extent < 0)
+        os << "index out of bounds";
+      else
+        os << "index " << index << " out of bounds for axis " << axis << " of size " << extent;
       break;
-    // Sizes of -1 mean "not known here" (checks inside device code).
     case ErrorCode::shape:
       os << "shape mismatch";
       if (index >= 0 && extent >= 0) os << ": " << index << " vs " << extent;

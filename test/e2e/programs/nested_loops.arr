@@ -25,6 +25,18 @@ export int[[*]] growing(int[[*]] ns) = [sum(loop (a = [n]) for i < n do a ++ map
 export int[[*]] reads_element(int[[*]] xs) =
   [(let a = loop (a = [x]) for j < x % 4 do a ++ [j * x] ++ map(\v -> v * x, take(1, a)) in sum(a) * 100 + length(a)) | x <- xs];
 
+// the largest element of each row, by a worklist that keeps what is above
+// its head; a row whose worklist empties has no element 0: an in-body guard
+// fails, reported at the index with its kind (no values are at hand there)
+// == test
+// in:  [[3, -1, 4, 1], [0, 0, -2, 7]]
+// out: [4, 7]
+// == test
+// in:  [[3, -1, 4, 1], [5, -3, -1, -4]]
+// error: nested_loops.arr:38:5: index out of bounds
+export int[[*]] above_head(int[[*,*]] m) =
+  [(loop (w = m[i, :]) while length(w) > 1 do filter(\v -> v > w[0], w))[0] | i <- iota(m.size(0))];
+
 // a worklist that filters itself until it is empty (or its head is small)
 // == test
 // in:  [[8, 3, 17, 1], [1, 2, 0, 0], [64, 32, 16, 9]]
