@@ -697,7 +697,10 @@ Val kthSelect(Lowerer &L, const Val &v, const Span &at) {
   d.dims = {L.bindScalar("n", L.length(v, at))};
   Lowerer *Lp = &L;
   TypeP et = elemTypeOf(v.type);
-  d.fetch = [Lp, v, at, et](const std::vector<ExpP> &k) {
+  // without its memo (v.seq->flat keeps the result: a cycle of shared_ptrs)
+  Val src = v;
+  src.seq.reset();
+  d.fetch = [Lp, v = std::move(src), at, et](const std::vector<ExpP> &k) {
     Lowerer &L = *Lp;
     std::vector<ExpP> init{constLong(0)};
     auto dl = L.leaves(L.defaultOf(et), at);
