@@ -274,7 +274,7 @@ std::vector<std::vector<int64_t>> sort_cuts(Cluster& cl, int64_t n,
   std::vector<int64_t> got_bytes;
   std::vector<unsigned char> got = cl.alltoallv_bytes(to_all, got_bytes);
   std::vector<Sample> all(got.size() / sizeof(Sample));
-  std::memcpy(all.data(), got.data(), all.size() * sizeof(Sample));
+  if (!all.empty()) std::memcpy(all.data(), got.data(), all.size() * sizeof(Sample));
   std::sort(all.begin(), all.end(), less);
   // this rank's cuts: the first local element not below each splitter
   std::vector<int64_t> cut(static_cast<size_t>(P) + 1, n);
