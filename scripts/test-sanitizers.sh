@@ -24,9 +24,6 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARRC_SANITIZE="
   -DARRC_BUILD_BENCH=OFF "${launcher[@]}" > /dev/null
 cmake --build "$build" -j"${ARRC_JOBS:-2}"
 export ARRC_CACHE_DIR="$build/arrc-cache"
-# Open MPI's components stay loaded, so that leak reports from them keep their
-# names and cmake/sanitizers/lsan.supp can match them
-export OMPI_MCA_mca_base_component_disable_dlclose=1
 cd "$build"
 args=(--output-on-failure -j"${ARRC_JOBS:-2}" --timeout 1800)
 [ -n "$tests" ] && args+=(-L "$tests")
