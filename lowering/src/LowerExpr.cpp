@@ -424,9 +424,20 @@ Val Lowerer::apply(const Val &f, const std::vector<Val> &args, const Span &at, c
   error(at, "internal: bad function value");
 }
 
+// Whether `d` is being inlined around the code whose environment is `e`: the
+// chain of calls that environment lies in (function markers lead to their
+// callers). A lambda's body runs in the environment it was written in, so
+// `any(\x -> any(p, ys), xs)` calls `any` inside its argument, not itself.
+static bool calledFrom(const Env &e, const FunDecl *d) {
+  for (const EnvNode *n = e.get(); n;) {
+    if (n->fn == d) return true;
+    n = n->fn ? n->callerEnv.get() : n->next.get();
+  }
+  return false;
+}
+
 Val Lowerer::inlineCall(const FunDecl *d, const std::vector<Val> &args, const Span &at) {
-  for (auto *s : inlineStack)
-    if (s == d) error(at, "recursive call of '" + d->name + "' (recursion is not supported)");
+  if (calledFrom(env, d)) error(at, "recursive call of '" + d->name + "' (recursion is not supported)");
   if (inlineStack.size() > 200) error(at, "function calls nested too deeply");
   if (!d->body) error(at, "internal: function '" + d->name + "' has no body");
   if (d->params.size() != args.size()) error(at, "internal: wrong number of arguments to '" + d->name + "'");

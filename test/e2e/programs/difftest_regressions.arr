@@ -19,3 +19,14 @@ export double[[*]] take_replicate(int n) = take(n, replicate(2, 4.0));
 // in: 1 5
 // out: 1
 export int ignored_index(int i, int n) = [1 | _ <- iota(n)][i + n - 3] + 0 * i;
+
+// seed 200024: a stdlib function called inside the function argument of a
+// call of itself (any inside any's predicate) was rejected as recursion
+// == test
+// in: [1.0f, 2.0f, 0.5f]
+// out: (true, 1, false)
+// in: [3.0f]
+// out: (false, 0, true)
+export (bool, int, bool) nested_same_calls(float[[*]] xs) =
+  (any(\x -> any(\y -> y > x, xs), xs), count(\x -> count(\y -> y > x, xs) > 1, xs),
+   all(\x -> all(\y -> y <= x, xs), xs));
