@@ -332,7 +332,7 @@ std::string DistEmitter::emitFunction(bool distributedBody, const std::string &w
   g_ = std::make_unique<Generator>(m_);
   Generator &gen = *g_;
   gen.fnName_ = "dist_" + sanitize(f_.name);
-  gen.noRowStaging_ = true; // windows are indexed globally; the staging frame is the kernel's own
+  gen.distributed_ = true;
   {
     std::set<int> d;
     usesBlock(f_.body, gen.used_, d);

@@ -143,12 +143,12 @@ private:
   std::string fnName_;     // the current export's name (a decoration of internal names)
   size_t fnIndex_ = 0;     // and its number
   int kernelCounter_ = 0;
+  bool distributed_ = false; // a distributed overload's kernels (their indices are the rank's: SoacMap.cpp)
   std::set<int> used_; // variables referenced in the current function
   std::map<int, std::string> devAlias_;
   std::string errName_ = "arrc_err"; // the error buffer's name in device code
   bool mayRaise_ = false;            // device code of this function can raise an error
   std::set<int> staged_;             // matrices whose rows the current map kernel staged
-  bool noRowStaging_ = false;        // map kernels never stage rows (distributed overloads)
   Code *host_ = nullptr;
   // The distributed overloads (Distributed*.cpp): text of the header's
   // ARRC_MPI section, one function per export, their own kernels.

@@ -101,7 +101,19 @@ void Generator::map(const Map &x) {
   KernelArgs args = freeArgs(fv);
   std::vector<int> staged = stagedRows(
       x, fv, [this](int v) -> const ir::Type & { return typeOf(v); }, [this](int v) { return isGuard(v); });
-  if (noRowStaging_) staged.clear();
+  // A distributed kernel's body starts with `let i = lo + i_local` (the
+  // rank's rows, DistributedSoacs.cpp): its rows are read at i, so the
+  // work-group's block starts lo rows further (without that form, nothing
+  // is staged there: a window holds only the rows its indices read).
+  std::string shift;
+  if (!x.body.stmts.empty() && x.body.stmts[0]->kind == StmtKind::Let) {
+    const ExpP &v = static_cast<const Let &>(*x.body.stmts[0]).value;
+    if (v->kind == Exp::Binary && v->binop == BinOp::Add && v->args.size() == 2 && v->args[0]->kind == Exp::Var &&
+        fv.count(v->args[0]->var) && typeOf(v->args[0]->var).rank == 0 && v->args[1]->kind == Exp::Var &&
+        v->args[1]->var == x.index[0])
+      shift = devName(v->args[0]->var) + " + ";
+  }
+  if (distributed_ && shift.empty()) staged.clear();
   std::vector<std::string> dimNames;
   for (size_t k = 0; k < D; ++k) dimNames.push_back("d" + std::to_string(k));
   h("// " + std::string(x.outs.empty() ? "parallel for-each" : "map") + (where(x).empty() ? "" : " (" + where(x) + ")") +
@@ -171,11 +183,14 @@ void Generator::map(const Map &x) {
     }
   }
   if (!staged.empty()) {
+    // only rows of this work-group's own indices (a window holds no more)
     k.line("// this work-group's rows of the staged matrices, copied with coalesced loads");
-    k.line("const long stg_base = stg_on ? (long)get_group_id(0) * (long)get_local_size(0) : 0;");
+    k.line("const long stg_first = (long)get_group_id(0) * (long)get_local_size(0);");
+    k.line("const long stg_base = stg_on ? " + shift + "stg_first : 0;");
     for (int a : staged) {
       std::string n = name(a);
-      k.line("const long stg_rows_" + n + " = stg_on ? clamp(" + n + "_n0 - stg_base, 0L, (long)get_local_size(0)) : 0;");
+      k.line("const long stg_rows_" + n + " = stg_on ? clamp(min(" + n +
+             "_n0 - stg_base, d0 - stg_first), 0L, (long)get_local_size(0)) : 0;");
       k.open("for (int t = (int)get_local_id(0); t < (int)(stg_rows_" + n + " * " + n + "_n1); t += (int)get_local_size(0))");
       k.line("const int r = t / (int)" + n + "_n1, c = t - r * (int)" + n + "_n1;");
       k.line("stg_" + n + "[r * stg_pitch_" + n + " + c] = " + n + "[(stg_base + r) * " + n + "_w0 + c + " + n + "_w2];");
