@@ -409,6 +409,52 @@ void arrc_segscan(long n, __global int* ctl, __global ulong* aggs, __global ulon
   long rem = n - wbase - (long)lane * VT;
   int cnt = rem <= 0 ? 0 : (rem >= VT ? VT : (int)rem);
   arrc_segp acc = ARRC_SEGNE;
+#if ARRC_SEG_MODE == 2 && ARRC_SEGRED_STAGE
+  // Reduce: the work-item's items go to registers, with a bit each for
+  // "starts a segment" and "ends one", before the tile scan's barriers; the
+  // local tile is then free to collect the tile's segment values in output
+  // order, and they leave in coalesced rows instead of one scattered store
+  // per segment.
+  T xr[VT];
+  uint fb = 0, eb = 0;
+#pragma unroll
+  for (int j = 0; j < VT; ++j) {
+    if (j < cnt) {
+      int li = lane * VT + j;
+      long i = wbase + li;
+      xr[j] = wt[LPAD(li)];
+      int f = wf[li];
+      int end = i + 1 >= n || (li + 1 < WREG ? wf[li + 1] : arrc_flag(i + 1 ARRC_ARGS) != 0);
+      fb |= (uint)f << j;
+      eb |= (uint)end << j;
+      acc.v = f ? xr[j] : arrc_op(acc.v, xr[j]);
+      acc.c += f;
+    }
+  }
+  arrc_segp prefix, total;
+  arrc_segp run = arrc_tile_scan_s(acc, t, aggs, incs, epoch, sums, lv, lf, &lctl, &lex, &prefix,
+                                   &total ARRC_OP_ARGS);
+  // segment run.c - 1 (a global index) ends at an item: slot run.c - prefix.c
+  // of the tile, in [0, total.c]; slot 0 is the segment that began in an
+  // earlier tile
+#pragma unroll
+  for (int j = 0; j < VT; ++j) {
+    if (j < cnt) {
+      int f = (fb >> j) & 1;
+      T nv = f ? xr[j] : arrc_op(run.v, xr[j]);
+      run.c += f;
+      if ((eb >> j) & 1) tile[LPAD(run.c - prefix.c)] = nv;
+      run.v = nv;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  // the slots filled: from 1 when the tile starts a segment, up to total.c
+  // when its last item ends one
+  int s0 = (base == 0 || arrc_flag(base ARRC_ARGS) != 0) ? 1 : 0;
+  int s1 = (base + TILE >= n || arrc_flag(base + TILE ARRC_ARGS) != 0) ? total.c : total.c - 1;
+  for (int s = s0 + lid; s <= s1; s += WG) arrc_store(prefix.c - 1 + s, tile[LPAD(s)] ARRC_ARGS);
+  if (lid == 0 && base + TILE >= n) seg_count[0] = prefix.c + total.c;
+#else
   for (int j = 0; j < cnt; ++j) {
     int li = lane * VT + j;
     T x = wt[LPAD(li)];
@@ -446,6 +492,7 @@ void arrc_segscan(long n, __global int* ctl, __global ulong* aggs, __global ulon
 #else
   if (lid == 0 && base + TILE >= n) seg_count[0] = prefix.c + total.c;
 #endif
+#endif  // ARRC_SEGRED_STAGE
 #undef WREG
 #undef ARRC_STAGE_SYNC
 #undef ARRC_STRIPED
@@ -964,13 +1011,29 @@ __kernel void arrc_offsets_to_flags(long nseg, long n, __global const long* offs
 )CLC";
 
 // Histogram on GPUs (commutative operators; the host picks the schedule).
-// Each work-group folds the contiguous range [g*chunk, (g+1)*chunk) of the
-// input, work-items striding through it (coalesced loads), into histograms
+// Each work-group folds its share of the input (ARRC_HIST_RANGE: coalesced
+// loads, HU elements in flight per work-item) into histograms
 // in local memory, and writes its histogram to part[g * nbins ..]; then
 // arrc_hist_merge_parts folds the groups' histograms bin by bin, in group
 // order (one work-group per bin). ARRC_HIST_LOCAL_UPDATE(p, v) combines v
 // into *p atomically (defined by the host for the type and operator).
 inline const char* kHistGpu = R"CLC(
+// The elements a work-item takes: from i below hi in steps of S. Grid
+// stride (ARRC_HIST_GRID 1: the whole launch sweeps the input together, as
+// the reduce does), or the group's contiguous chunk (0).
+#ifndef HU
+#define HU 4
+#endif
+#ifndef ARRC_HIST_GRID
+#define ARRC_HIST_GRID 1
+#endif
+#if ARRC_HIST_GRID
+#define ARRC_HIST_RANGE(i, hi, S) \
+  long i = get_global_id(0), hi = n, S = get_global_size(0); (void)chunk
+#else
+#define ARRC_HIST_RANGE(i, hi, S) \
+  long i = get_group_id(0) * chunk + get_local_id(0), hi = min(n, get_group_id(0) * chunk + chunk), S = WG
+#endif
 // Private: h[b * WG + lid] belongs to work-item lid alone (no atomics, any
 // element type); the WG slots of a bin are folded in order afterwards.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -978,25 +1041,24 @@ void arrc_hist_private(long n, long nbins, long chunk, __global T* part, __local
                        ARRC_PARAMS ARRC_OP_PARAMS) {
   int lid = get_local_id(0);
   for (long b = 0; b < nbins; ++b) h[b * WG + lid] = ARRC_NE;
-  long lo = get_group_id(0) * chunk, hi = min(n, lo + chunk);
-  long i = lo + lid;
-  // four elements' loads in flight before their updates
-  for (; i + 3 * WG < hi; i += 4 * WG) {
-    long b[4];
-    T v[4];
+  ARRC_HIST_RANGE(i, hi, S);
+  // HU elements' loads in flight before their updates
+  for (; i + (HU - 1) * S < hi; i += HU * S) {
+    long b[HU];
+    T v[HU];
 #pragma unroll
-    for (int u = 0; u < 4; ++u) {
-      b[u] = arrc_bin(i + u * WG ARRC_ARGS);
-      v[u] = arrc_load(i + u * WG ARRC_ARGS);
+    for (int u = 0; u < HU; ++u) {
+      b[u] = arrc_bin(i + u * S ARRC_ARGS);
+      v[u] = arrc_load(i + u * S ARRC_ARGS);
     }
 #pragma unroll
-    for (int u = 0; u < 4; ++u)
+    for (int u = 0; u < HU; ++u)
       if (b[u] >= 0 && b[u] < nbins) {
         __local T* p = h + b[u] * WG + lid;
         *p = arrc_op(*p, v[u]);
       }
   }
-  for (; i < hi; i += WG) {
+  for (; i < hi; i += S) {
     long b = arrc_bin(i ARRC_ARGS);
     if (b >= 0 && b < nbins) {
       __local T* p = h + b * WG + lid;
@@ -1020,22 +1082,21 @@ void arrc_hist_shared(long n, long nbins, long chunk, int reps, __global T* part
   for (long b = lid; b < nbins * reps; b += WG) h[b] = ARRC_NE;
   barrier(CLK_LOCAL_MEM_FENCE);
   __local T* mine = h + ((lid >> 5) % reps) * nbins;
-  long lo = get_group_id(0) * chunk, hi = min(n, lo + chunk);
-  long i = lo + lid;
-  // four elements' loads in flight before their updates
-  for (; i + 3 * WG < hi; i += 4 * WG) {
-    long b[4];
-    T v[4];
+  ARRC_HIST_RANGE(i, hi, S);
+  // HU elements' loads in flight before their updates
+  for (; i + (HU - 1) * S < hi; i += HU * S) {
+    long b[HU];
+    T v[HU];
 #pragma unroll
-    for (int u = 0; u < 4; ++u) {
-      b[u] = arrc_bin(i + u * WG ARRC_ARGS);
-      v[u] = arrc_load(i + u * WG ARRC_ARGS);
+    for (int u = 0; u < HU; ++u) {
+      b[u] = arrc_bin(i + u * S ARRC_ARGS);
+      v[u] = arrc_load(i + u * S ARRC_ARGS);
     }
 #pragma unroll
-    for (int u = 0; u < 4; ++u)
+    for (int u = 0; u < HU; ++u)
       if (b[u] >= 0 && b[u] < nbins) ARRC_HIST_LOCAL_UPDATE(mine + b[u], v[u]);
   }
-  for (; i < hi; i += WG) {
+  for (; i < hi; i += S) {
     long b = arrc_bin(i ARRC_ARGS);
     if (b >= 0 && b < nbins) ARRC_HIST_LOCAL_UPDATE(mine + b, arrc_load(i ARRC_ARGS));
   }

@@ -122,6 +122,10 @@ int env_int(const char* name, int dflt) {
 //   ARRC_COMPACT_WG, ARRC_COMPACT_VT, ARRC_COMPACT_SUB  NVIDIA compaction
 //                        work-group size (128), items per work-item (16; 1..16)
 //                        and sub-tiles per look-back (3; 1..8)
+//   ARRC_SEGRED_STAGE    GPU segmented reduce: segment values leave through the
+//                        local tile in rows (1) or one store per segment (0)
+//   ARRC_HIST_GRID, ARRC_HIST_UNROLL  GPU histograms in local memory: grid-stride
+//                        sweep (1) or a chunk per group (0); elements in flight (4)
 //   ARRC_NV_WARP=0       no NVIDIA warp path (read in context.cpp)
 //   ARRC_SCHEDULE        cpu | gpu: kernel shapes of reduce/scan/compaction
 //                        (default: cpu on CPU devices; the tests run both on PoCL)
@@ -708,8 +712,12 @@ void run_segscan(Context& ctx, const Config& c, const ElemType& t, const Operato
   while (vt > 1 && static_cast<size_t>(c.scan_wg) * vt * (t.size * 33 / 32 + 1) + 8192 >
                        ctx.local_mem_bytes())
     --vt;
+  // reduce: segment values collected in the local tile, stored in rows (1),
+  // or stored one by one where each segment ends (0; for comparisons)
+  static const int stage_env = env_int("ARRC_SEGRED_STAGE", 1);
   std::string defs = cfg_defines(c, c.scan_wg, vt, c.scan_group_order) +
-                     "#define ARRC_SEG_MODE " + std::to_string(mode) + "\n";
+                     "#define ARRC_SEG_MODE " + std::to_string(mode) + "\n" +
+                     "#define ARRC_SEGRED_STAGE " + std::to_string(stage_env != 0) + "\n";
   const ProgramSource& src = program(ctx, t, &op, f, defs, "segscan gpu", [&] {
     return seg_pair_prelude(t) + helpers("arrc_segp", "arrc_segop", "ARRC_SEGNE", "s") +
            detail::kSegScan;
@@ -1010,7 +1018,13 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
     bool priv = wg > 0;
     if (!priv) wg = c.wg;
     int reps = priv ? 1 : static_cast<int>(std::clamp<size_t>(budget / bytes, 1, wg / 32));
-    std::string defs = "#define WG " + std::to_string(wg) + "\n" + lupd + store;
+    // knobs: the grid-stride sweep (1) or a chunk per group (0); elements
+    // in flight per work-item
+    static const int grid_env = env_int("ARRC_HIST_GRID", 1);
+    static const int unroll_env = env_int("ARRC_HIST_UNROLL", 4);
+    std::string defs = "#define WG " + std::to_string(wg) + "\n#define ARRC_HIST_GRID " +
+                       std::to_string(grid_env != 0) + "\n#define HU " +
+                       std::to_string(std::clamp(unroll_env, 1, 16)) + "\n" + lupd + store;
     const ProgramSource& src = program(ctx, t, &op, in, defs, "histogram gpu", [] {
       return std::string(detail::kReduceFinal) + detail::kHistGpu;
     });
