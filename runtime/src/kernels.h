@@ -409,52 +409,6 @@ void arrc_segscan(long n, __global int* ctl, __global ulong* aggs, __global ulon
   long rem = n - wbase - (long)lane * VT;
   int cnt = rem <= 0 ? 0 : (rem >= VT ? VT : (int)rem);
   arrc_segp acc = ARRC_SEGNE;
-#if ARRC_SEG_MODE == 2 && ARRC_SEGRED_STAGE
-  // Reduce: the work-item's items go to registers, with a bit each for
-  // "starts a segment" and "ends one", before the tile scan's barriers; the
-  // local tile is then free to collect the tile's segment values in output
-  // order, and they leave in coalesced rows instead of one scattered store
-  // per segment.
-  T xr[VT];
-  uint fb = 0, eb = 0;
-#pragma unroll
-  for (int j = 0; j < VT; ++j) {
-    if (j < cnt) {
-      int li = lane * VT + j;
-      long i = wbase + li;
-      xr[j] = wt[LPAD(li)];
-      int f = wf[li];
-      int end = i + 1 >= n || (li + 1 < WREG ? wf[li + 1] : arrc_flag(i + 1 ARRC_ARGS) != 0);
-      fb |= (uint)f << j;
-      eb |= (uint)end << j;
-      acc.v = f ? xr[j] : arrc_op(acc.v, xr[j]);
-      acc.c += f;
-    }
-  }
-  arrc_segp prefix, total;
-  arrc_segp run = arrc_tile_scan_s(acc, t, aggs, incs, epoch, sums, lv, lf, &lctl, &lex, &prefix,
-                                   &total ARRC_OP_ARGS);
-  // segment run.c - 1 (a global index) ends at an item: slot run.c - prefix.c
-  // of the tile, in [0, total.c]; slot 0 is the segment that began in an
-  // earlier tile
-#pragma unroll
-  for (int j = 0; j < VT; ++j) {
-    if (j < cnt) {
-      int f = (fb >> j) & 1;
-      T nv = f ? xr[j] : arrc_op(run.v, xr[j]);
-      run.c += f;
-      if ((eb >> j) & 1) tile[LPAD(run.c - prefix.c)] = nv;
-      run.v = nv;
-    }
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  // the slots filled: from 1 when the tile starts a segment, up to total.c
-  // when its last item ends one
-  int s0 = (base == 0 || arrc_flag(base ARRC_ARGS) != 0) ? 1 : 0;
-  int s1 = (base + TILE >= n || arrc_flag(base + TILE ARRC_ARGS) != 0) ? total.c : total.c - 1;
-  for (int s = s0 + lid; s <= s1; s += WG) arrc_store(prefix.c - 1 + s, tile[LPAD(s)] ARRC_ARGS);
-  if (lid == 0 && base + TILE >= n) seg_count[0] = prefix.c + total.c;
-#else
   for (int j = 0; j < cnt; ++j) {
     int li = lane * VT + j;
     T x = wt[LPAD(li)];
@@ -492,7 +446,6 @@ void arrc_segscan(long n, __global int* ctl, __global ulong* aggs, __global ulon
 #else
   if (lid == 0 && base + TILE >= n) seg_count[0] = prefix.c + total.c;
 #endif
-#endif  // ARRC_SEGRED_STAGE
 #undef WREG
 #undef ARRC_STAGE_SYNC
 #undef ARRC_STRIPED
@@ -1032,7 +985,8 @@ inline const char* kHistGpu = R"CLC(
   long i = get_global_id(0), hi = n, S = get_global_size(0); (void)chunk
 #else
 #define ARRC_HIST_RANGE(i, hi, S) \
-  long i = get_group_id(0) * chunk + get_local_id(0), hi = min(n, get_group_id(0) * chunk + chunk), S = WG
+  long i = (long)get_group_id(0) * chunk + (long)get_local_id(0), \
+       hi = min(n, (long)get_group_id(0) * chunk + chunk), S = WG
 #endif
 // Private: h[b * WG + lid] belongs to work-item lid alone (no atomics, any
 // element type); the WG slots of a bin are folded in order afterwards.

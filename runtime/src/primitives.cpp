@@ -122,8 +122,6 @@ int env_int(const char* name, int dflt) {
 //   ARRC_COMPACT_WG, ARRC_COMPACT_VT, ARRC_COMPACT_SUB  NVIDIA compaction
 //                        work-group size (128), items per work-item (16; 1..16)
 //                        and sub-tiles per look-back (3; 1..8)
-//   ARRC_SEGRED_STAGE    GPU segmented reduce: segment values leave through the
-//                        local tile in rows (1) or one store per segment (0)
 //   ARRC_HIST_GRID, ARRC_HIST_UNROLL  GPU histograms in local memory: grid-stride
 //                        sweep (1) or a chunk per group (0); elements in flight (4)
 //   ARRC_NV_WARP=0       no NVIDIA warp path (read in context.cpp)
@@ -712,12 +710,8 @@ void run_segscan(Context& ctx, const Config& c, const ElemType& t, const Operato
   while (vt > 1 && static_cast<size_t>(c.scan_wg) * vt * (t.size * 33 / 32 + 1) + 8192 >
                        ctx.local_mem_bytes())
     --vt;
-  // reduce: segment values collected in the local tile, stored in rows (1),
-  // or stored one by one where each segment ends (0; for comparisons)
-  static const int stage_env = env_int("ARRC_SEGRED_STAGE", 1);
   std::string defs = cfg_defines(c, c.scan_wg, vt, c.scan_group_order) +
-                     "#define ARRC_SEG_MODE " + std::to_string(mode) + "\n" +
-                     "#define ARRC_SEGRED_STAGE " + std::to_string(stage_env != 0) + "\n";
+                     "#define ARRC_SEG_MODE " + std::to_string(mode) + "\n";
   const ProgramSource& src = program(ctx, t, &op, f, defs, "segscan gpu", [&] {
     return seg_pair_prelude(t) + helpers("arrc_segp", "arrc_segop", "ARRC_SEGNE", "s") +
            detail::kSegScan;
