@@ -396,13 +396,30 @@ void arrc_segscan(long n, __global int* ctl, __global ulong* aggs, __global ulon
   __local T* wt = tile + LPAD(woff);
   __local uchar* wf = ftile + woff;
   long wbase = base + woff;
+  if (base > 0 && base + TILE <= n) {
+    // a whole tile after element 0: no condition around any load, so that
+    // all of them are issued at once (the flag's `i == 0 ||` below is a
+    // branch per item, which measured 0.71 of copy instead of 0.9)
 #pragma unroll
-  for (int j = 0; j < VT; ++j) {
-    int li = ARRC_STRIPED(j);
-    long i = wbase + li;
-    if (i < n) {
+    for (int j = 0; j < VT; ++j) {
+      int li = ARRC_STRIPED(j);
+      long i = wbase + li;
       wt[LPAD(li)] = arrc_load(i ARRC_ARGS);
-      wf[li] = i == 0 || arrc_flag(i ARRC_ARGS) != 0;
+#if defined(ARRC_SEG_EXP) && (ARRC_SEG_EXP & 4)
+      wf[li] = (i & 31) == 0;  // EXPERIMENT: no flag loads
+#else
+      wf[li] = arrc_flag(i ARRC_ARGS) != 0;
+#endif
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < VT; ++j) {
+      int li = ARRC_STRIPED(j);
+      long i = wbase + li;
+      if (i < n) {
+        wt[LPAD(li)] = arrc_load(i ARRC_ARGS);
+        wf[li] = i == 0 || arrc_flag(i ARRC_ARGS) != 0;
+      }
     }
   }
   ARRC_STAGE_SYNC();
@@ -417,32 +434,50 @@ void arrc_segscan(long n, __global int* ctl, __global ulong* aggs, __global ulon
     acc.c += f;
   }
   arrc_segp prefix, total;
+#if defined(ARRC_SEG_EXP) && (ARRC_SEG_EXP & 1)
+  // EXPERIMENT (timing only, wrong results): no look-back
+  arrc_segp run = arrc_wg_scan_s(acc, sums, &total ARRC_OP_ARGS);
+  prefix = ARRC_SEGNE;
+#else
   arrc_segp run = arrc_tile_scan_s(acc, t, aggs, incs, epoch, sums, lv, lf, &lctl, &lex, &prefix,
                                    &total ARRC_OP_ARGS);
+#endif
   for (int j = 0; j < cnt; ++j) {
     int li = lane * VT + j;
     T x = wt[LPAD(li)];
     int f = wf[li];
-    T nv = f ? x : arrc_op(run.v, x);
 #if ARRC_SEG_MODE == 0
-    wt[LPAD(li)] = nv;
+    wt[LPAD(li)] = f ? x : arrc_op(run.v, x);
 #elif ARRC_SEG_MODE == 1
     wt[LPAD(li)] = f ? ARRC_NE : run.v;
 #else
-    long i = wbase + li;
+    // a start ends the segment before it (segment run.c - 1), unless that
+    // one ended at the previous work-item's last item (stored there)
+    if (f && j > 0) arrc_store(run.c - 1, run.v ARRC_ARGS);
     run.c += f;
-    int end = i + 1 >= n || (li + 1 < WREG ? wf[li + 1] : arrc_flag(i + 1 ARRC_ARGS) != 0);
-    if (end) arrc_store(run.c - 1, nv ARRC_ARGS);
 #endif
-    run.v = nv;
+    run.v = f ? x : arrc_op(run.v, x);
   }
+#if ARRC_SEG_MODE == 2
+  // the segment of the last item ends there when the next item starts one
+  if (cnt > 0) {
+    int li = lane * VT + cnt;  // the next item
+    long i = wbase + li;
+    if (i >= n || (li < WREG ? wf[li] : arrc_flag(i ARRC_ARGS) != 0))
+      arrc_store(run.c - 1, run.v ARRC_ARGS);
+  }
+#endif
 #if ARRC_SEG_MODE != 2
   ARRC_STAGE_SYNC();
+#if defined(ARRC_SEG_EXP) && (ARRC_SEG_EXP & 2)
+  if (wt[LPAD(lane)] == (T)12345678) arrc_store(wbase, wt[LPAD(lane)] ARRC_ARGS);
+#else
 #pragma unroll
   for (int j = 0; j < VT; ++j) {
     int li = ARRC_STRIPED(j);
     if (wbase + li < n) arrc_store(wbase + li, wt[LPAD(li)] ARRC_ARGS);
   }
+#endif
 #else
   if (lid == 0 && base + TILE >= n) seg_count[0] = prefix.c + total.c;
 #endif

@@ -712,6 +712,8 @@ void run_segscan(Context& ctx, const Config& c, const ElemType& t, const Operato
     --vt;
   std::string defs = cfg_defines(c, c.scan_wg, vt, c.scan_group_order) +
                      "#define ARRC_SEG_MODE " + std::to_string(mode) + "\n";
+  static const int exp_env = env_int("ARRC_SEG_EXP", 0);  // EXPERIMENT: timing only
+  if (exp_env) defs += "#define ARRC_SEG_EXP " + std::to_string(exp_env) + "\n";
   const ProgramSource& src = program(ctx, t, &op, f, defs, "segscan gpu", [&] {
     return seg_pair_prelude(t) + helpers("arrc_segp", "arrc_segop", "ARRC_SEGNE", "s") +
            detail::kSegScan;

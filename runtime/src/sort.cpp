@@ -52,20 +52,21 @@ KeyBits key_bits(const std::string& k) {
 //   ARRC_SORT_TILE_BYTES  GPU local tile budget (32 KiB): VT shrinks to fit
 //   ARRC_SORT_GROUP_ORDER NVIDIA: 1 = tile id is the work-group id, 0 = a ticket (0)
 //   ARRC_SORT_MATCH       NVIDIA: 0 = rank through local memory instead of match.any
+//   ARRC_SORT_EARLY       GPU: 1 = a tile publishes its digit counts before ranking (1)
 //   ARRC_SORT_HIST_GROUPS GPU histogram work-groups per compute unit (4)
 //   ARRC_SORT_SKIP        0 = never skip passes; 1 = read the histogram back and
 //                         skip the passes in which all keys share the digit (1)
 //   ARRC_SORT_SKIP_MIN    GPU: smallest n for which the histogram is read back (2^20)
 //   ARRC_SORT_CHUNKS      CPU: chunks per compute unit (4)
 struct SortKnobs {
-  int wg, vt, tile_bytes, group_order, match, hist_groups, skip, skip_min, chunks;
+  int wg, vt, tile_bytes, group_order, match, hist_groups, skip, skip_min, chunks, early;
 };
 const SortKnobs& knobs() {
   static const SortKnobs k{env_int("ARRC_SORT_WG", 256),         env_int("ARRC_SORT_VT", 0),
                            env_int("ARRC_SORT_TILE_BYTES", 32768), env_int("ARRC_SORT_GROUP_ORDER", 0),
                            env_int("ARRC_SORT_MATCH", 1),        env_int("ARRC_SORT_HIST_GROUPS", 4),
                            env_int("ARRC_SORT_SKIP", 1),         env_int("ARRC_SORT_SKIP_MIN", 1 << 20),
-                           env_int("ARRC_SORT_CHUNKS", 4)};
+                           env_int("ARRC_SORT_CHUNKS", 4),       env_int("ARRC_SORT_EARLY", 1)};
   return k;
 }
 
@@ -199,7 +200,8 @@ void sort_gpu(Context& ctx, const SortArgs& a) {
   std::string defs = "#define ARRC_LB 32\n#define WG " + std::to_string(s.wg) + "\n#define VT " + std::to_string(s.vt) +
                      "\n#define LBYTES " + std::to_string(s.lbytes) + "\n#define STAT " +
                      (wide ? "ulong\n#define STAT_SHIFT 62\n" : "uint\n#define STAT_SHIFT 30\n") +
-                     "#define ARRC_SORT_GROUP_ORDER " + std::to_string(kn.group_order ? 1 : 0) + "\n";
+                     "#define ARRC_SORT_GROUP_ORDER " + std::to_string(kn.group_order ? 1 : 0) +
+                     "\n#define ARRC_SORT_EARLY " + std::to_string(kn.early ? 1 : 0) + "\n";
   if (nv && !kn.match) defs += "#define ARRC_SORT_NO_MATCH 1\n";
   const ProgramSource& src = sort_program(ctx, a, defs, "sort gpu", [] {
     return "inline int arrc_iadd(int a, int b) { return a + b; }\n" +

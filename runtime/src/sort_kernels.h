@@ -51,6 +51,9 @@ inline const char* kSortGpu = R"CLC(
 #ifndef ARRC_SORT_GROUP_ORDER
 #define ARRC_SORT_GROUP_ORDER 0
 #endif
+#ifndef ARRC_SORT_EARLY
+#define ARRC_SORT_EARLY 1
+#endif
 #if defined(ARRC_NV) && !defined(ARRC_SORT_NO_MATCH)
 // The lanes of the warp whose v equals this lane's (sm_70 on).
 inline uint arrc_match_any(uint v, __local uint* scratch) {
@@ -175,9 +178,29 @@ void arrc_sort_pass(long n, int pass, __global const KT* kin, __global KT* kout,
     long i = wbase + j * 32 + lane;
     if (i < n) k[j] = kin[i];
   }
-  // rank of each key among the warp's keys of its digit
   uint rk[VT];
   uint below = (1u << lane) - 1u;
+  int cnt = 0;
+#if ARRC_SORT_EARLY
+  // Early counts: the warps' digit counts by local atomics first, so that
+  // the tile's counts are published before the ranking (later tiles wait
+  // on them); wc then holds each warp's start among the tile's keys of a
+  // digit, and the ranking counts on from there.
+#pragma unroll
+  for (int j = 0; j < VT; ++j)
+    if (wbase + j * 32 + lane < n) atomic_inc(&wc[w * RADIX + arrc_digit(k[j], shift)]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < RADIX) {
+    for (int v = 0; v < NWARP; ++v) {
+      uint x = wc[v * RADIX + lid];
+      wc[v * RADIX + lid] = (uint)cnt;
+      cnt += (int)x;
+    }
+    ARRC_STAT_XCHG(&status[(long)t * RADIX + lid], ((STAT)(t == 0 ? 2 : 1) << STAT_SHIFT) | (STAT)cnt);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+  // rank of each key among the warp's keys of its digit
 #pragma unroll
   for (int j = 0; j < VT; ++j) {
     uint d = wbase + j * 32 + lane < n ? arrc_digit(k[j], shift) : RADIX;
@@ -189,9 +212,9 @@ void arrc_sort_pass(long n, int pass, __global const KT* kin, __global KT* kout,
     ARRC_WARP_SYNC();
     rk[j] = old + popcount(peers & below);
   }
+#if !ARRC_SORT_EARLY
   barrier(CLK_LOCAL_MEM_FENCE);
   // digit lid: the earlier warps' counts, the tile's count (published)
-  int cnt = 0;
   if (lid < RADIX) {
     for (int v = 0; v < NWARP; ++v) {
       uint x = wc[v * RADIX + lid];
@@ -200,6 +223,7 @@ void arrc_sort_pass(long n, int pass, __global const KT* kin, __global KT* kout,
     }
     ARRC_STAT_XCHG(&status[(long)t * RADIX + lid], ((STAT)(t == 0 ? 2 : 1) << STAT_SHIFT) | (STAT)cnt);
   }
+#endif
   int total;
   int ls = arrc_wg_scan_i(lid < RADIX ? cnt : 0, sums, &total);
   if (lid < RADIX) lstart[lid] = ls;
@@ -209,7 +233,11 @@ void arrc_sort_pass(long n, int pass, __global const KT* kin, __global KT* kout,
   for (int j = 0; j < VT; ++j)
     if (wbase + j * 32 + lane < n) {
       uint d = arrc_digit(k[j], shift);
+#if ARRC_SORT_EARLY
+      rk[j] += (uint)lstart[d];
+#else
       rk[j] += (uint)lstart[d] + wc[w * RADIX + d];
+#endif
       lk[rk[j]] = k[j];
     }
   // look-back: keys of digit lid in the tiles before t
