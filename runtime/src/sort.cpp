@@ -47,26 +47,26 @@ KeyBits key_bits(const std::string& k) {
 }
 
 // Tuning knobs (environment, for benchmarking; docs/runtime.md):
-//   ARRC_SORT_WG          GPU work-group size (256; 256..1024, multiple of 32)
-//   ARRC_SORT_VT          GPU keys per work-item (16 for keys of <= 4 bytes, 12 else)
+//   ARRC_SORT_WG          GPU work-group size (384 for keys, 512 for pairs; 256..1024, x32)
+//   ARRC_SORT_VT          GPU keys per work-item (16 for keys of <= 4 bytes alone, 12 else)
 //   ARRC_SORT_TILE_BYTES  GPU local tile budget (32 KiB): VT shrinks to fit
-//   ARRC_SORT_GROUP_ORDER NVIDIA: 1 = tile id is the work-group id, 0 = a ticket (0)
+//   ARRC_SORT_GROUP_ORDER NVIDIA: 1 = tile id is the work-group id, 0 = a ticket (1)
 //   ARRC_SORT_MATCH       NVIDIA: 0 = rank through local memory instead of match.any
-//   ARRC_SORT_EARLY       GPU: 1 = a tile publishes its digit counts before ranking (1)
 //   ARRC_SORT_HIST_GROUPS GPU histogram work-groups per compute unit (4)
+//   ARRC_SORT_LBW         GPU look-back: earlier tiles' counts loaded at once (8; 1..16)
 //   ARRC_SORT_SKIP        0 = never skip passes; 1 = read the histogram back and
 //                         skip the passes in which all keys share the digit (1)
 //   ARRC_SORT_SKIP_MIN    GPU: smallest n for which the histogram is read back (2^20)
 //   ARRC_SORT_CHUNKS      CPU: chunks per compute unit (4)
 struct SortKnobs {
-  int wg, vt, tile_bytes, group_order, match, hist_groups, skip, skip_min, chunks, early;
+  int wg, vt, tile_bytes, group_order, match, hist_groups, skip, skip_min, chunks, lbw;
 };
 const SortKnobs& knobs() {
-  static const SortKnobs k{env_int("ARRC_SORT_WG", 256),         env_int("ARRC_SORT_VT", 0),
-                           env_int("ARRC_SORT_TILE_BYTES", 32768), env_int("ARRC_SORT_GROUP_ORDER", 0),
+  static const SortKnobs k{env_int("ARRC_SORT_WG", 0),         env_int("ARRC_SORT_VT", 0),
+                           env_int("ARRC_SORT_TILE_BYTES", 32768), env_int("ARRC_SORT_GROUP_ORDER", 1),
                            env_int("ARRC_SORT_MATCH", 1),        env_int("ARRC_SORT_HIST_GROUPS", 4),
                            env_int("ARRC_SORT_SKIP", 1),         env_int("ARRC_SORT_SKIP_MIN", 1 << 20),
-                           env_int("ARRC_SORT_CHUNKS", 4),       env_int("ARRC_SORT_EARLY", 1)};
+                           env_int("ARRC_SORT_CHUNKS", 4),       env_int("ARRC_SORT_LBW", 8)};
   return k;
 }
 
@@ -173,9 +173,14 @@ struct GpuShape {
 GpuShape gpu_shape(Context& ctx, const SortArgs& a, bool emulated_warps) {
   const SortKnobs& kn = knobs();
   GpuShape s;
-  s.wg = std::clamp(kn.wg / 32 * 32, 256, 1024);
+  // one work-item per digit at least; no more than the device allows
+  int max_wg = static_cast<int>(std::min<size_t>(ctx.max_work_group_size(), 1024)) / 32 * 32;
+  // defaults measured on the H100 (docs/performance.md): keys alone 384 x 16
+  // (12 for 8-byte keys), pairs 512 x 12
+  int wg = kn.wg > 0 ? kn.wg : (a.has_vals ? 512 : 384);
+  s.wg = std::clamp(wg / 32 * 32, 256, std::max(256, max_wg));
   size_t lb = std::max<size_t>(a.kt.size, a.has_vals ? a.vsize : 0);
-  s.vt = kn.vt > 0 ? std::min(kn.vt, 32) : (a.kt.size <= 4 ? 16 : 12);
+  s.vt = kn.vt > 0 ? std::min(kn.vt, 32) : (a.kt.size <= 4 && !a.has_vals ? 16 : 12);
   auto local = [&](int vt) {
     size_t tile = static_cast<size_t>(s.wg) * vt * lb;
     return (tile + 7) / 8 * 8 + static_cast<size_t>(s.wg / 32) * 256 * 4 + 2 * 256 * 4 +
@@ -201,8 +206,10 @@ void sort_gpu(Context& ctx, const SortArgs& a) {
                      "\n#define LBYTES " + std::to_string(s.lbytes) + "\n#define STAT " +
                      (wide ? "ulong\n#define STAT_SHIFT 62\n" : "uint\n#define STAT_SHIFT 30\n") +
                      "#define ARRC_SORT_GROUP_ORDER " + std::to_string(kn.group_order ? 1 : 0) +
-                     "\n#define ARRC_SORT_EARLY " + std::to_string(kn.early ? 1 : 0) + "\n";
+                     "\n#define LBW " + std::to_string(std::clamp(kn.lbw, 1, 16)) + "\n";
   if (nv && !kn.match) defs += "#define ARRC_SORT_NO_MATCH 1\n";
+  static const int exp_env = env_int("ARRC_SORT_EXP", 0);  // EXPERIMENT: timing only
+  if (exp_env) defs += "#define ARRC_SORT_EXP " + std::to_string(exp_env) + "\n";
   const ProgramSource& src = sort_program(ctx, a, defs, "sort gpu", [] {
     return "inline int arrc_iadd(int a, int b) { return a + b; }\n" +
            helpers("int", "arrc_iadd", "0", "i") + detail::kSortCommon + detail::kSortGpu;

@@ -51,9 +51,10 @@ inline const char* kSortGpu = R"CLC(
 #ifndef ARRC_SORT_GROUP_ORDER
 #define ARRC_SORT_GROUP_ORDER 0
 #endif
-#ifndef ARRC_SORT_EARLY
-#define ARRC_SORT_EARLY 1
+#ifndef LBW
+#define LBW 4
 #endif
+
 #if defined(ARRC_NV) && !defined(ARRC_SORT_NO_MATCH)
 // The lanes of the warp whose v equals this lane's (sm_70 on).
 inline uint arrc_match_any(uint v, __local uint* scratch) {
@@ -91,9 +92,52 @@ inline uint arrc_match_any(uint v, __local uint* scratch) {
 #define ARRC_STAT_PEEK(p) ARRC_STAT_ATOMIC_PEEK(p)
 #endif
 
-// hist[p * 256 + d] += number of keys whose digit p is d. Each work-item
-// counts runs of equal digits before adding them (sorted or equal keys cost
-// few atomics).
+// hist[p * 256 + d] += number of keys whose digit p is d.
+#if defined(ARRC_NV)
+// NVIDIA: whole warps step together (no lane leaves the loop early); a
+// digit that all of a warp's keys share is added once by lane 0 (a sorted
+// or narrow-range input has whole passes of one digit, which would
+// otherwise make 32 lanes hit one counter), any other one by one atomic
+// per key.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_sort_hist(long n, __global const KT* keys, __global uint* hist) {
+  __local uint lh[NPASS * RADIX];
+  int lid = get_local_id(0), lane = lid & 31;
+  for (int e = lid; e < NPASS * RADIX; e += WG) lh[e] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  long G = get_global_size(0);
+  for (long i0 = get_global_id(0); i0 - lane < n; i0 += 4 * G) {
+    KU b[4];
+    int ok[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      long i = i0 + u * G;
+      ok[u] = i < n;
+      b[u] = ok[u] ? arrc_kbits(keys[i]) : 0;
+    }
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      uint valid = arrc_nv_ballot(ok[u]);
+      if (valid == 0) break;  // the same for every lane
+#pragma unroll
+      for (int p = 0; p < NPASS; ++p) {
+        uint d = (uint)((b[u] >> (8 * p)) & (KU)255);
+        uint d0 = arrc_nv_shidx(d, 0);  // lane 0 is valid whenever any lane is
+        if (arrc_nv_ballot(!ok[u] || d == d0) == 0xffffffffu) {
+          if (lane == 0) atomic_add(&lh[p * RADIX + d0], popcount(valid));
+        } else if (ok[u]) {
+          atomic_inc(&lh[p * RADIX + d]);
+        }
+      }
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int e = lid; e < NPASS * RADIX; e += WG)
+    if (lh[e]) atomic_add(&hist[e], lh[e]);
+}
+#else
+// Each work-item counts runs of equal digits before adding them (sorted or
+// equal keys cost few atomics).
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void arrc_sort_hist(long n, __global const KT* keys, __global uint* hist) {
   __local uint lh[NPASS * RADIX];
@@ -130,6 +174,7 @@ void arrc_sort_hist(long n, __global const KT* keys, __global uint* hist) {
   for (int e = lid; e < NPASS * RADIX; e += WG)
     if (lh[e]) atomic_add(&hist[e], lh[e]);
 }
+#endif
 
 // bases[p * 256 + d] = number of keys whose digit p is below d (work-group p).
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -181,30 +226,15 @@ void arrc_sort_pass(long n, int pass, __global const KT* kin, __global KT* kout,
   uint rk[VT];
   uint below = (1u << lane) - 1u;
   int cnt = 0;
-#if ARRC_SORT_EARLY
-  // Early counts: the warps' digit counts by local atomics first, so that
-  // the tile's counts are published before the ranking (later tiles wait
-  // on them); wc then holds each warp's start among the tile's keys of a
-  // digit, and the ranking counts on from there.
-#pragma unroll
-  for (int j = 0; j < VT; ++j)
-    if (wbase + j * 32 + lane < n) atomic_inc(&wc[w * RADIX + arrc_digit(k[j], shift)]);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (lid < RADIX) {
-    for (int v = 0; v < NWARP; ++v) {
-      uint x = wc[v * RADIX + lid];
-      wc[v * RADIX + lid] = (uint)cnt;
-      cnt += (int)x;
-    }
-    ARRC_STAT_XCHG(&status[(long)t * RADIX + lid], ((STAT)(t == 0 ? 2 : 1) << STAT_SHIFT) | (STAT)cnt);
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-#endif
   // rank of each key among the warp's keys of its digit
 #pragma unroll
   for (int j = 0; j < VT; ++j) {
     uint d = wbase + j * 32 + lane < n ? arrc_digit(k[j], shift) : RADIX;
+#if defined(ARRC_SORT_EXP) && (ARRC_SORT_EXP & 2)
+    uint peers = 1u << lane;  // EXPERIMENT (wrong results): no ranking
+#else
     uint peers = arrc_match_any(d, scratch);
+#endif
     __local uint* c = &wc[w * RADIX + (d & (RADIX - 1))];
     uint old = d < RADIX ? *c : 0;
     ARRC_WARP_SYNC();
@@ -212,7 +242,6 @@ void arrc_sort_pass(long n, int pass, __global const KT* kin, __global KT* kout,
     ARRC_WARP_SYNC();
     rk[j] = old + popcount(peers & below);
   }
-#if !ARRC_SORT_EARLY
   barrier(CLK_LOCAL_MEM_FENCE);
   // digit lid: the earlier warps' counts, the tile's count (published)
   if (lid < RADIX) {
@@ -223,7 +252,6 @@ void arrc_sort_pass(long n, int pass, __global const KT* kin, __global KT* kout,
     }
     ARRC_STAT_XCHG(&status[(long)t * RADIX + lid], ((STAT)(t == 0 ? 2 : 1) << STAT_SHIFT) | (STAT)cnt);
   }
-#endif
   int total;
   int ls = arrc_wg_scan_i(lid < RADIX ? cnt : 0, sums, &total);
   if (lid < RADIX) lstart[lid] = ls;
@@ -233,23 +261,34 @@ void arrc_sort_pass(long n, int pass, __global const KT* kin, __global KT* kout,
   for (int j = 0; j < VT; ++j)
     if (wbase + j * 32 + lane < n) {
       uint d = arrc_digit(k[j], shift);
-#if ARRC_SORT_EARLY
-      rk[j] += (uint)lstart[d];
-#else
       rk[j] += (uint)lstart[d] + wc[w * RADIX + d];
-#endif
       lk[rk[j]] = k[j];
     }
   // look-back: keys of digit lid in the tiles before t
   if (lid < RADIX) {
     int ex = 0;
+#if defined(ARRC_SORT_EXP) && (ARRC_SORT_EXP & 1)
+    for (int q = -1; q >= 0;) {  // EXPERIMENT (wrong results): no look-back
+#else
     for (int q = t - 1; q >= 0;) {
-      STAT s = ARRC_STAT_PEEK(&status[(long)q * RADIX + lid]);
-      uint f = (uint)(s >> STAT_SHIFT);
-      if (f == 0) continue;
-      ex += (int)(s & STAT_MASK);
-      if (f == 2) break;
-      --q;
+#endif
+      // LBW earlier tiles' words at once (independent loads: one wait
+      // instead of LBW), taken nearest first up to an inclusive count or a
+      // tile not yet published (polled again from there)
+      STAT sw[LBW];
+#pragma unroll
+      for (int u = 0; u < LBW; ++u)
+        sw[u] = q - u >= 0 ? ARRC_STAT_PEEK(&status[(long)(q - u) * RADIX + lid])
+                           : ((STAT)2 << STAT_SHIFT);  // before tile 0: an inclusive 0
+      int u = 0;
+      for (; u < LBW; ++u) {
+        uint f = (uint)(sw[u] >> STAT_SHIFT);
+        if (f == 0) break;
+        ex += (int)(sw[u] & STAT_MASK);
+        if (f == 2) break;
+      }
+      if (u < LBW && (uint)(sw[u] >> STAT_SHIFT) == 2) break;
+      q -= u;
     }
     if (t > 0)
       ARRC_STAT_XCHG(&status[(long)t * RADIX + lid], ((STAT)2 << STAT_SHIFT) | (STAT)(ex + cnt));
@@ -264,7 +303,11 @@ void arrc_sort_pass(long n, int pass, __global const KT* kin, __global KT* kout,
     if (i < tcount) {
       KT key = lk[i];
       uint d = arrc_digit(key, shift);
+#if defined(ARRC_SORT_EXP) && (ARRC_SORT_EXP & 4)
+      if (d == 1000) kout[gofs[d] + i] = key;  // EXPERIMENT: no scatter
+#else
       kout[gofs[d] + i] = key;
+#endif
       dg[r] = d;
     }
   }
