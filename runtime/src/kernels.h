@@ -405,11 +405,7 @@ void arrc_segscan(long n, __global int* ctl, __global ulong* aggs, __global ulon
       int li = ARRC_STRIPED(j);
       long i = wbase + li;
       wt[LPAD(li)] = arrc_load(i ARRC_ARGS);
-#if defined(ARRC_SEG_EXP) && (ARRC_SEG_EXP & 4)
-      wf[li] = (i & 31) == 0;  // EXPERIMENT: no flag loads
-#else
       wf[li] = arrc_flag(i ARRC_ARGS) != 0;
-#endif
     }
   } else {
 #pragma unroll
@@ -434,14 +430,8 @@ void arrc_segscan(long n, __global int* ctl, __global ulong* aggs, __global ulon
     acc.c += f;
   }
   arrc_segp prefix, total;
-#if defined(ARRC_SEG_EXP) && (ARRC_SEG_EXP & 1)
-  // EXPERIMENT (timing only, wrong results): no look-back
-  arrc_segp run = arrc_wg_scan_s(acc, sums, &total ARRC_OP_ARGS);
-  prefix = ARRC_SEGNE;
-#else
   arrc_segp run = arrc_tile_scan_s(acc, t, aggs, incs, epoch, sums, lv, lf, &lctl, &lex, &prefix,
                                    &total ARRC_OP_ARGS);
-#endif
   for (int j = 0; j < cnt; ++j) {
     int li = lane * VT + j;
     T x = wt[LPAD(li)];
@@ -469,15 +459,11 @@ void arrc_segscan(long n, __global int* ctl, __global ulong* aggs, __global ulon
 #endif
 #if ARRC_SEG_MODE != 2
   ARRC_STAGE_SYNC();
-#if defined(ARRC_SEG_EXP) && (ARRC_SEG_EXP & 2)
-  if (wt[LPAD(lane)] == (T)12345678) arrc_store(wbase, wt[LPAD(lane)] ARRC_ARGS);
-#else
 #pragma unroll
   for (int j = 0; j < VT; ++j) {
     int li = ARRC_STRIPED(j);
     if (wbase + li < n) arrc_store(wbase + li, wt[LPAD(li)] ARRC_ARGS);
   }
-#endif
 #else
   if (lid == 0 && base + TILE >= n) seg_count[0] = prefix.c + total.c;
 #endif

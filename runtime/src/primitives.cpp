@@ -712,8 +712,6 @@ void run_segscan(Context& ctx, const Config& c, const ElemType& t, const Operato
     --vt;
   std::string defs = cfg_defines(c, c.scan_wg, vt, c.scan_group_order) +
                      "#define ARRC_SEG_MODE " + std::to_string(mode) + "\n";
-  static const int exp_env = env_int("ARRC_SEG_EXP", 0);  // EXPERIMENT: timing only
-  if (exp_env) defs += "#define ARRC_SEG_EXP " + std::to_string(exp_env) + "\n";
   const ProgramSource& src = program(ctx, t, &op, f, defs, "segscan gpu", [&] {
     return seg_pair_prelude(t) + helpers("arrc_segp", "arrc_segop", "ARRC_SEGNE", "s") +
            detail::kSegScan;
@@ -1009,7 +1007,11 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
         wg = w;
         break;
       }
-  std::string lupd = (!c.cpu && wg == 0 && bytes <= budget) ? hist_update(t, op, "LOCAL") : "";
+  // private copies only at full width, else shared copies updated
+  // atomically where the type allows (H100, 10^8 int: 64 bins privately
+  // with 128 work-items 0.65 of copy bandwidth; docs/performance.md)
+  std::string lupd = (!c.cpu && wg < 256 && bytes <= budget) ? hist_update(t, op, "LOCAL") : "";
+  if (!lupd.empty()) wg = 0;
   if (wg > 0 || !lupd.empty()) {
     bool priv = wg > 0;
     if (!priv) wg = c.wg;

@@ -208,8 +208,6 @@ void sort_gpu(Context& ctx, const SortArgs& a) {
                      "#define ARRC_SORT_GROUP_ORDER " + std::to_string(kn.group_order ? 1 : 0) +
                      "\n#define LBW " + std::to_string(std::clamp(kn.lbw, 1, 16)) + "\n";
   if (nv && !kn.match) defs += "#define ARRC_SORT_NO_MATCH 1\n";
-  static const int exp_env = env_int("ARRC_SORT_EXP", 0);  // EXPERIMENT: timing only
-  if (exp_env) defs += "#define ARRC_SORT_EXP " + std::to_string(exp_env) + "\n";
   const ProgramSource& src = sort_program(ctx, a, defs, "sort gpu", [] {
     return "inline int arrc_iadd(int a, int b) { return a + b; }\n" +
            helpers("int", "arrc_iadd", "0", "i") + detail::kSortCommon + detail::kSortGpu;

@@ -230,11 +230,7 @@ void arrc_sort_pass(long n, int pass, __global const KT* kin, __global KT* kout,
 #pragma unroll
   for (int j = 0; j < VT; ++j) {
     uint d = wbase + j * 32 + lane < n ? arrc_digit(k[j], shift) : RADIX;
-#if defined(ARRC_SORT_EXP) && (ARRC_SORT_EXP & 2)
-    uint peers = 1u << lane;  // EXPERIMENT (wrong results): no ranking
-#else
     uint peers = arrc_match_any(d, scratch);
-#endif
     __local uint* c = &wc[w * RADIX + (d & (RADIX - 1))];
     uint old = d < RADIX ? *c : 0;
     ARRC_WARP_SYNC();
@@ -267,11 +263,7 @@ void arrc_sort_pass(long n, int pass, __global const KT* kin, __global KT* kout,
   // look-back: keys of digit lid in the tiles before t
   if (lid < RADIX) {
     int ex = 0;
-#if defined(ARRC_SORT_EXP) && (ARRC_SORT_EXP & 1)
-    for (int q = -1; q >= 0;) {  // EXPERIMENT (wrong results): no look-back
-#else
     for (int q = t - 1; q >= 0;) {
-#endif
       // LBW earlier tiles' words at once (independent loads: one wait
       // instead of LBW), taken nearest first up to an inclusive count or a
       // tile not yet published (polled again from there)
@@ -303,11 +295,7 @@ void arrc_sort_pass(long n, int pass, __global const KT* kin, __global KT* kout,
     if (i < tcount) {
       KT key = lk[i];
       uint d = arrc_digit(key, shift);
-#if defined(ARRC_SORT_EXP) && (ARRC_SORT_EXP & 4)
-      if (d == 1000) kout[gofs[d] + i] = key;  // EXPERIMENT: no scatter
-#else
       kout[gofs[d] + i] = key;
-#endif
       dg[r] = d;
     }
   }
