@@ -26,12 +26,30 @@ static inline int arrc_mod_int(int a, int b) {
   if ((a | b) >= 0) return b == 0 ? 0 : (int)((uint)a % (uint)b);
   return b == 0 || b == -1 ? 0 : a % b;
 }
+#ifdef ARRC_NV
+// NVIDIA (the runtime's primitives, which call a fused producer once per
+// element): below 2^31, a / b as mul_hi(a, m) with m = (2^32 - 1) / b, then
+// one correction (the estimate is a / b or one less). m is computed on
+// every call, before any branch, so that the compiler hoists it out of the
+// primitive's loop when b does not change (a flattened index's extent).
+#define ARRC_RECIP31(b) (0xffffffffu / max((uint)(b), 1u))
+static inline uint arrc_udiv31(uint a, uint b, uint m) {
+  uint q = mul_hi(a, m);
+  return q + (a - q * b >= b ? 1u : 0u);
+}
+#else
+#define ARRC_RECIP31(b) 0u
+#define arrc_udiv31(a, b, m) ((a) / (b))
+#endif
 static inline long arrc_div_long(long a, long b) {
-  if (((ulong)a | (ulong)b) <= 0x7ffffffful) return b == 0 ? 0 : (long)((uint)a / (uint)b);
+  uint m = ARRC_RECIP31(b);
+  if (((ulong)a | (ulong)b) <= 0x7ffffffful) return b == 0 ? 0 : (long)arrc_udiv31((uint)a, (uint)b, m);
   return b == 0 ? 0 : b == -1 ? (long)(0ul - (ulong)a) : a / b;
 }
 static inline long arrc_mod_long(long a, long b) {
-  if (((ulong)a | (ulong)b) <= 0x7ffffffful) return b == 0 ? 0 : (long)((uint)a % (uint)b);
+  uint m = ARRC_RECIP31(b);
+  if (((ulong)a | (ulong)b) <= 0x7ffffffful)
+    return b == 0 ? 0 : (long)((uint)a - arrc_udiv31((uint)a, (uint)b, m) * (uint)b);
   return b == 0 || b == -1 ? 0 : a % b;
 }
 #endif
