@@ -417,7 +417,46 @@ const ExpP *Generator::splitSum(const ir::Loop &x) const {
     forEachBlock(static_cast<const Stmt &>(*st), [&](const Block &in) { blk(in); });
   }
   ex(*term);
-  return uses ? nullptr : term;
+  if (uses) return nullptr;
+  // Only where k indexes the last (contiguous) axis of what the body reads,
+  // directly: a strided walk (dgemm's B[k, j]) or a gather (SpMV's
+  // x[cols[k]]) is bound by its loads, not by the additions, and the four
+  // partial sums measured 10-20% slower there on PoCL.
+  std::set<int> dep{x.index};
+  bool strided = false;
+  std::function<bool(const ExpP &)> mentions = [&](const ExpP &e) {
+    if (!e) return false;
+    if (e->kind == Exp::Var && dep.count(e->var)) return true;
+    for (auto &a : e->args)
+      if (mentions(a)) return true;
+    return false;
+  };
+  std::function<bool(const ExpP &)> hasRead = [&](const ExpP &e) {
+    if (!e) return false;
+    if (e->kind == Exp::Read) return true;
+    for (auto &a : e->args)
+      if (hasRead(a)) return true;
+    return false;
+  };
+  std::function<void(const ExpP &)> reads = [&](const ExpP &e) {
+    if (!e || strided) return;
+    if (e->kind == Exp::Read)
+      for (size_t k = 1; k < e->args.size(); ++k)
+        if (mentions(e->args[k]) && (k + 1 < e->args.size() || hasRead(e->args[k])))
+          strided = true;  // k on an outer axis, or a gather (SpMV's x[cols[k]])
+    for (auto &a : e->args) reads(a);
+  };
+  std::function<void(const Block &)> walk = [&](const Block &b) {
+    for (auto &st : b.stmts) {
+      if (st->kind == StmtKind::Let && mentions(static_cast<const Let &>(*st).value))
+        for (int o : st->outs) dep.insert(o);
+      forEachExp(const_cast<Stmt &>(*st), [&](ExpP &e) { reads(e); });
+      forEachBlock(static_cast<const Stmt &>(*st), [&](const Block &in) { walk(in); });
+    }
+    for (auto &res : b.results) reads(res);
+  };
+  walk(x.body);
+  return strided ? nullptr : term;
 }
 
 // params = body.results, through temporaries (they may refer to each other).
