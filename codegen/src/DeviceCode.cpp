@@ -318,6 +318,38 @@ void Generator::devStmt(Code &c, const Stmt &s) {
       if (typeOf(x.params[i]).rank > 0) fail("array-valued loop inside a kernel");
       c.line(decl(x.params[i], true) + " = " + exp(x.init.at(i), true) + ";");
     }
+    if (const ExpP *term = splitSum(x)) {
+      // A float sum of a reduce (associative): on CPU devices four partial
+      // sums, so that four chains of additions overlap instead of one
+      // waiting on each addition's latency (k-means' distances, dgemm's and
+      // SpMV's dot products); GPUs keep the single chain (a work-item each).
+      std::string p = devName(x.params[0]), iv = devName(x.index);
+      std::string ft = clScalar(typeOf(x.params[0]).elem), it = clScalar(typeOf(x.index).elem);
+      std::string zero = typeOf(x.params[0]).elem == ScalarKind::Float ? "-0.0f" : "-0.0";
+      c.line("#ifdef ARRC_CPU");
+      c.open("");
+      c.line(ft + " " + p + "_1 = " + zero + ", " + p + "_2 = " + zero + ", " + p + "_3 = " + zero + ";");
+      c.line("const " + it + " " + iv + "_n = " + exp(x.count, true) + ";");
+      c.line(it + " " + iv + "_0 = 0;");
+      c.open("for (; " + iv + "_0 + 3 < " + iv + "_n; " + iv + "_0 += 4)");
+      for (int u = 0; u < 4; ++u) {
+        c.open("");
+        c.line("const " + it + " " + iv + " = " + iv + "_0" + (u ? " + " + std::to_string(u) : "") + ";");
+        devBlock(c, x.body);
+        std::string acc = u ? p + "_" + std::to_string(u) : p;
+        c.line(acc + " = " + acc + " + " + exp(*term, true) + ";");
+        c.close();
+      }
+      c.close();
+      c.open("for (; " + iv + "_0 < " + iv + "_n; ++" + iv + "_0)");
+      c.line("const " + it + " " + iv + " = " + iv + "_0;");
+      devBlock(c, x.body);
+      c.line(p + " = " + p + " + " + exp(*term, true) + ";");
+      c.close();
+      c.line(p + " = (" + p + " + " + p + "_1) + (" + p + "_2 + " + p + "_3);");
+      c.close();
+      c.line("#else");
+    }
     if (x.form == ir::Loop::For) {
       std::string iv = devName(x.index);
       std::string it = clScalar(typeOf(x.index).elem);
@@ -330,6 +362,7 @@ void Generator::devStmt(Code &c, const Stmt &s) {
     devBlock(c, x.body);
     loopAssign(c, x, true);
     c.close();
+    if (splitSum(x)) c.line("#endif");
     for (size_t i = 0; i < x.outs.size(); ++i)
       c.line(decl(x.outs[i], true) + " = " + devName(x.params.at(i)) + ";");
     return;
@@ -352,6 +385,78 @@ void Generator::devStmt(Code &c, const Stmt &s) {
   default:
     fail("host-level statement (kind " + std::to_string(int(s.kind)) + ") inside a kernel body");
   }
+}
+
+// The term e of a reduce's float sum `for k < n: p = p + e` (p used nowhere
+// else in the body), or null.
+const ExpP *Generator::splitSum(const ir::Loop &x) const {
+  if (!x.reassoc || x.form != ir::Loop::For || x.params.size() != 1 || x.body.results.size() != 1) return nullptr;
+  const ir::Type &t = typeOf(x.params[0]);
+  if (t.rank != 0 || (t.elem != ScalarKind::Float && t.elem != ScalarKind::Double)) return nullptr;
+  const ExpP &r = x.body.results[0];
+  if (r->kind != Exp::Binary || r->binop != BinOp::Add || r->args.size() != 2) return nullptr;
+  int p = x.params[0];
+  auto isP = [p](const ExpP &e) { return e->kind == Exp::Var && e->var == p; };
+  const ExpP *term = isP(r->args[0]) ? &r->args[1] : isP(r->args[1]) ? &r->args[0] : nullptr;
+  if (!term) return nullptr;
+  bool uses = false;
+  std::function<void(const ExpP &)> ex = [&](const ExpP &e) {
+    if (!e || uses) return;
+    if (e->kind == Exp::Var && e->var == p) uses = true;
+    for (auto &a : e->args) ex(a);
+  };
+  std::function<void(const Block &)> blk = [&](const Block &b) {
+    for (auto &st : b.stmts) {
+      forEachExp(const_cast<Stmt &>(*st), [&](ExpP &e) { ex(e); });
+      forEachBlock(static_cast<const Stmt &>(*st), [&](const Block &in) { blk(in); });
+    }
+    for (auto &res : b.results) ex(res);
+  };
+  for (auto &st : x.body.stmts) {
+    forEachExp(const_cast<Stmt &>(*st), [&](ExpP &e) { ex(e); });
+    forEachBlock(static_cast<const Stmt &>(*st), [&](const Block &in) { blk(in); });
+  }
+  ex(*term);
+  if (uses) return nullptr;
+  // Only where k indexes the last (contiguous) axis of what the body reads,
+  // directly: a strided walk (dgemm's B[k, j]) or a gather (SpMV's
+  // x[cols[k]]) is bound by its loads, not by the additions, and the four
+  // partial sums measured 10-20% slower there on PoCL.
+  std::set<int> dep{x.index};
+  bool strided = false;
+  std::function<bool(const ExpP &)> mentions = [&](const ExpP &e) {
+    if (!e) return false;
+    if (e->kind == Exp::Var && dep.count(e->var)) return true;
+    for (auto &a : e->args)
+      if (mentions(a)) return true;
+    return false;
+  };
+  std::function<bool(const ExpP &)> hasRead = [&](const ExpP &e) {
+    if (!e) return false;
+    if (e->kind == Exp::Read) return true;
+    for (auto &a : e->args)
+      if (hasRead(a)) return true;
+    return false;
+  };
+  std::function<void(const ExpP &)> reads = [&](const ExpP &e) {
+    if (!e || strided) return;
+    if (e->kind == Exp::Read)
+      for (size_t k = 1; k < e->args.size(); ++k)
+        if (mentions(e->args[k]) && (k + 1 < e->args.size() || hasRead(e->args[k])))
+          strided = true;  // k on an outer axis, or a gather (SpMV's x[cols[k]])
+    for (auto &a : e->args) reads(a);
+  };
+  std::function<void(const Block &)> walk = [&](const Block &b) {
+    for (auto &st : b.stmts) {
+      if (st->kind == StmtKind::Let && mentions(static_cast<const Let &>(*st).value))
+        for (int o : st->outs) dep.insert(o);
+      forEachExp(const_cast<Stmt &>(*st), [&](ExpP &e) { reads(e); });
+      forEachBlock(static_cast<const Stmt &>(*st), [&](const Block &in) { walk(in); });
+    }
+    for (auto &res : b.results) reads(res);
+  };
+  walk(x.body);
+  return strided ? nullptr : term;
 }
 
 // params = body.results, through temporaries (they may refer to each other).

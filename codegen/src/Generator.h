@@ -193,6 +193,7 @@ private:
                      const std::vector<std::string> &args, const std::string &unit = "");
   // "A.weight(r-1) == 1 && ..." over the arrays among vars ("" if none).
   std::string unitStride(const std::set<int> &vars) const;
+  const ExpP *splitSum(const ir::Loop &x) const;
 
   // ---- host code (HostCode.cpp)
   void h(const std::string &l) { host_->line(l); }

@@ -44,7 +44,15 @@ static std::vector<ExpP> reduceElems(Lowerer &Lw, const Val &arr, const std::vec
                                      const std::function<std::vector<ExpP>(const Val &)> &proj = nullptr) {
   auto elemLeaves = [&](const Val &item) { return proj ? proj(item) : Lw.leaves(item, at); };
   if (Lw.device) {
-    return Lw.foldSeq(arr, ne, [&](const std::vector<ExpP> &acc, const Val &item) { return op(acc, elemLeaves(item)); }, at);
+    auto r = Lw.foldSeq(arr, ne, [&](const std::vector<ExpP> &acc, const Val &item) { return op(acc, elemLeaves(item)); }, at);
+    // the loop that produced the result folds with the reduce's (associative) operator
+    if (!Lw.cur->stmts.empty() && Lw.cur->stmts.back()->kind == StmtKind::Loop) {
+      auto &l = static_cast<Loop &>(*Lw.cur->stmts.back());
+      bool mine = l.outs.size() == r.size();
+      for (size_t i = 0; mine && i < r.size(); ++i) mine = r[i]->kind == Exp::Var && r[i]->var == l.outs[i];
+      if (mine) l.reassoc = true;
+    }
+    return r;
   }
   Val a = arr;
   if (a.kind == Val::Seq) Lw.error(at, "internal: sequence at host level");

@@ -705,6 +705,12 @@ __kernel void arrc_reduce_chunks(long n, long chunk, __global T* partial ARRC_PA
   for (; arrc_i < arrc_hi; ++arrc_i) arrc_acc = arrc_op(arrc_acc, arrc_load(arrc_i ARRC_ARGS));
   arrc_acc = arrc_op(arrc_op(arrc_acc, arrc_a1), arrc_op(arrc_a2, arrc_a3));
 #else
+#ifdef ARRC_VECTOR_WIDTH
+  // +, *, min, max of integers and floats: a plain reduction, vectorised by
+  // the device compiler; the hint asks for full vectors (PoCL picked 4 x i64
+  // for the count of a filter) and allows reordering float operations
+#pragma clang loop vectorize_width(ARRC_VECTOR_WIDTH) interleave_count(2)
+#endif
   for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) arrc_acc = arrc_op(arrc_acc, arrc_load(arrc_i ARRC_ARGS));
 #endif
   partial[arrc_g] = arrc_acc;

@@ -135,6 +135,10 @@ struct Loop : Stmt {
   ExpP count;       // For
   Block cond;       // While: one bool result, may use params
   Block body;       // results: next values of params
+  // The fold of a reduce (sum, dot, ...) inside a kernel: its operator is
+  // associative, so the code generator may split it into partial folds
+  // (CPU devices: independent chains of additions, codegen/src/DeviceCode.cpp).
+  bool reassoc = false;
 };
 
 // array[indices] = value, inside a SOAC body (the array comes from Alloc).
