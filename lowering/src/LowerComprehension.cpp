@@ -1141,6 +1141,13 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
       if (r.isArrayLike()) error(head->span, "unsupported: a nested array computed inside a parallel body");
       return r;
     };
+    // A head running a loop whose state varies in size, that a consumer's
+    // fold could not lift: the elements computed by a lifted loop instead.
+    if (inner == 0) {
+      Val lifted;
+      auto fetch = d.fetch;
+      if (liftComprehension(src0, rt, [fetch](const ExpP &j) { return fetch({j}); }, c.span, lifted)) return lifted;
+    }
     return d;
   }
   Val s = qualifierSeq(*this, qs, &src0, outer, c.span, rt, [this, head] { return lower(head); });

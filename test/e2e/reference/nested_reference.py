@@ -398,6 +398,105 @@ def host_worklist(xs):
     return rounds
 
 
+# ---------------------------------------------------------------- nested_loops_fold.arr
+def fold_loop(m):
+    out = []
+    for r in m:
+        s = 0
+        for k in r:
+            a = [k]
+            for _ in range(max(cmod(k, 4), 0)):
+                a = a + a
+            s += len(a)
+        out.append(s)
+    return out
+
+
+def fold_loop_vals(m):
+    out = []
+    for i, r in enumerate(m):
+        s = 0
+        for k in r:
+            a = [k]
+            for j in range(max(cmod(k, 3), 0)):
+                a = a + [v + j + i for v in a]
+            s += sum(a)
+        out.append(i32(s))
+    return out
+
+
+def fold_worklist(m):
+    out = []
+    for r in m:
+        s = 0
+        for k in r:
+            w = list(r)
+            while len(w) > 0 and w[0] != k:
+                w = w[1:]
+            s += len(w) * len(w)
+        out.append(s)
+    return out
+
+
+def fold_rows(m):
+    out = []
+    for r in m:
+        s = 0
+        for k in r:
+            g = [[k, 1]]
+            for j in range(max(cmod(k, 3), 0)):
+                g = g + [[j, k]]
+            s += len(g) * 10 + g[-1][1]
+        out.append(s)
+    return out
+
+
+def grow_rows(ns):
+    out = []
+    for n in ns:
+        g = [[n, 1]]
+        for j in range(max(cmod(n, 5), 0)):
+            g = g + [[j, n * j]]
+        out.append(sum(row[0] * 10 + row[1] for row in g) * 100 + len(g) * 10 + len(g[0]))
+    return out
+
+
+def grow_cols(m):
+    out = []
+    for i, row in enumerate(m):
+        g = [[v] for v in row]          # n x 1
+        for j in range(i + 1):
+            col0 = [g[r][0] for r in range(len(g))]
+            g = [g[r] + [col0[r] * (j + 2)] for r in range(len(g))]
+        out.append(sum(sum(g[r]) * (r + 1) for r in range(len(g))) * 10 + len(g[0]))
+    return out
+
+
+def rows_while(xs):
+    out = []
+    for x in xs:
+        g, c = [[x, 0]], 0
+        while g[-1][0] > 1:
+            g = g + [[cdiv(g[-1][0], 2), c + 1]]
+            c += 1
+        out.append(sum(r[0] + r[1] for r in g) * 100 + c)
+    return out
+
+
+def host_rows(n):
+    g = [[1, 2]]
+    for j in range(n):
+        g = g + [[j, j * j]]
+    return g
+
+
+def host_cols(n):
+    g = [[1], [2]]
+    for j in range(n):
+        g = [g[0] + [j], g[1] + [2 * j]]
+    return g
+
+
 CASES = {
     "second_positive": [(M1,), (M2,)],
     "per_row_distinct": [(M1,), (M2,)],
@@ -437,6 +536,15 @@ CASES = {
     "sort_rounds": [(M1,), (M2,)],
     "host_double": [(0,), (4,)],
     "host_worklist": [([1, 2, 30, 100, 7],), ([],)],
+    "fold_loop": [(M1,), (M2,)],
+    "fold_loop_vals": [(M1,), (M2,)],
+    "fold_worklist": [(M1,), (M2,)],
+    "fold_rows": [(M1,), (M2,)],
+    "grow_rows": [([0, 1, 3, 4, 7, -2, 9],)],
+    "grow_cols": [(M1,)],
+    "rows_while": [([1, 2, 5, 16, 100, 0, -3],)],
+    "host_rows": [(0,), (3,)],
+    "host_cols": [(0,), (2,)],
 }
 
 
