@@ -1152,6 +1152,51 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
   }
   Val s = qualifierSeq(*this, qs, &src0, outer, c.span, rt, [this, head] { return lower(head); });
   tagSeq(s, "comprehension", c.span, nullptr);
+  // A head running a loop that must be lifted, where the comprehension's
+  // folds run: the qualifiers' variables (scalars) made indexable, then the
+  // elements made by a lifted loop (LowerNested.cpp).
+  if (liftNeeded(rt, [&] {
+        foldSeq(s, {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
+          leaves(item, c.span);
+          return acc;
+        }, c.span);
+      })) {
+    std::vector<std::pair<std::string, TypeP>> vars;
+    std::function<void(const Pattern &)> rec = [&](const Pattern &p) {
+      if (p.kind == Pattern::Var) vars.push_back({p.name, p.type});
+      for (auto &x : p.elems) rec(x);
+    };
+    for (auto &q : qs)
+      if (q.kind != Qualifier::Filter) rec(q.pattern);
+    bool scalars = true;
+    std::vector<TypeP> ts;
+    std::vector<std::string> names;
+    for (auto &v : vars) {
+      scalars = scalars && v.second && v.second->isScalar();
+      ts.push_back(v.second);
+      names.push_back(v.first);
+    }
+    if (scalars && !vars.empty()) {
+      TypeP tt = arrc::Type::tuple(ts);
+      Val seq = qualifierSeq(*this, qs, &src0, outer, c.span, arrc::Type::array(tt, 1), [this, names, tt] {
+        std::vector<Val> es;
+        for (auto &n : names) es.push_back(*lookup(n));
+        return Val::tuple(es, tt);
+      });
+      Val tuples = indexable(seq, c.span);
+      Val lifted;
+      auto elem = [this, tuples, names, head, outer](const ExpP &j) {
+        Env saved = env;
+        env = outer;
+        Val e = elementAt(tuples, {j});
+        for (size_t k = 0; k < names.size(); ++k) bind(names[k], e.elems.at(k));
+        Val r = lower(head);
+        env = saved;
+        return r;
+      };
+      if (liftComprehension(tuples, rt, elem, c.span, lifted, true)) return lifted;
+    }
+  }
   return s;
 }
 

@@ -435,7 +435,15 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
         throw;
       }
     }
-    return mapVal(args[0], arrs, at, rt);
+    Val r = mapVal(args[0], arrs, at, rt);
+    if (device && r.kind == Val::Delayed && r.rank() == 1) {
+      // f runs a loop that must be lifted, where a consumer's fold reads
+      // the elements: the elements made by a lifted loop (LowerNested.cpp).
+      Val lifted;
+      auto fetch = r.fetch;
+      if (liftComprehension(r, r.type, [fetch](const ExpP &j) { return fetch({j}); }, at, lifted)) return lifted;
+    }
+    return r;
   }
   if (name == "filter") { need(2); return filterVal(args[0], args[1], at); }
   if (name == "zip") {

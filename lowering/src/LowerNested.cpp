@@ -778,7 +778,7 @@ Val Lowerer::indexable(const Val &v, const Span &at) {
   if (v.seq && v.seq->scanSrc) {
     // A scan: a segmented scan when flattened, else element k is a fold.
     if (!flattenScan(*v.seq->scanOp, *v.seq->scanNe, *v.seq->scanSrc, wat, r)) r = kthSelect(*this, v, at);
-    v.seq->flat.push_back({frames.back().id, std::make_shared<Val>(r)});
+    if (!liftProbe && !noHoist) v.seq->flat.push_back({frames.back().id, std::make_shared<Val>(r)});
     return r;
   }
   bool flat = options.nested != LowerOptions::Nested::Sequential && captureCtx(*this, c, why) &&
@@ -802,7 +802,7 @@ Val Lowerer::indexable(const Val &v, const Span &at) {
     noteSequential(*this, what, wat, why + "; element k found by a fold");
     r = kthSelect(*this, v, at);
   }
-  if (v.seq) v.seq->flat.push_back({frames.back().id, std::make_shared<Val>(r)});
+  if (v.seq && !liftProbe && !noHoist) v.seq->flat.push_back({frames.back().id, std::make_shared<Val>(r)});
   return r;
 }
 
@@ -1834,29 +1834,30 @@ static bool scalarTree(const TypeP &t) {
   return false;
 }
 
-bool Lowerer::liftComprehension(const Val &src, const TypeP &rt, const std::function<Val(const ExpP &)> &elem,
-                                const Span &at, Val &out) {
-  if (!device || liftProbe || !rt || !rt->isArray() || rt->rank != 1 || !scalarTree(rt->elem)) return false;
-  // Probe: an element evaluated inside a sequential fold (where a consumer
-  // reads it); only a loop that cannot be lifted from there asks for this.
+bool Lowerer::liftNeeded(const TypeP &rt, const std::function<void()> &touch) {
+  if (!device || liftProbe || liftLoopProbe || !rt || !rt->isArray() || rt->rank != 1 || !scalarTree(rt->elem)) return false;
+  // Probe: the elements evaluated inside a sequential fold (where a consumer
+  // reads them); only a loop that cannot be lifted from there asks for this.
   bool need = false;
-  {
-    NoHoist nh(*this);
-    Block savedDiscard = probeDiscard;
-    liftProbe++;
-    try {
-      subBlock(true, [&] {
-        Val x = elem(varExp(newVar("k", L1()), L1()));
-        leaves(x, at);
-        return std::vector<ExpP>{};
-      });
-    } catch (const LowerError &er) {
-      need = er.message.rfind("unsupported: a loop whose state holds arrays of varying extents", 0) == 0;
-    }
-    liftProbe--;
-    probeDiscard = savedDiscard;
+  NoHoist nh(*this);
+  Block savedDiscard = probeDiscard;
+  liftProbe++;
+  try {
+    subBlock(true, [&] {
+      touch();
+      return std::vector<ExpP>{};
+    });
+  } catch (const LowerError &er) {
+    need = er.message.rfind("unsupported: a loop whose state holds arrays of varying extents", 0) == 0;
   }
-  if (!need) return false;
+  liftProbe--;
+  probeDiscard = savedDiscard;
+  return need;
+}
+
+bool Lowerer::liftComprehension(const Val &src, const TypeP &rt, const std::function<Val(const ExpP &)> &elem,
+                                const Span &at, Val &out, bool probed) {
+  if (!probed && !liftNeeded(rt, [&] { leaves(elem(varExp(newVar("k", L1()), L1())), at); })) return false;
   // A loop over the elements (state: the comprehension's array, all zeros at
   // first; iteration t sets element t), lifted like a loop of the body: the
   // head's loop then sits in the lifted loop's body, which it can leave.

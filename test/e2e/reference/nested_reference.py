@@ -497,6 +497,27 @@ def host_cols(n):
     return g
 
 
+def via_map(m):
+    return [sum((2 + max(cmod(k, 3), 0)) * k for k in r) for r in m]
+
+
+def via_filter(m):
+    return [sum(2 ** max(cmod(k, 4), 0) for k in r if k > 0) for r in m]
+
+
+def via_loop(xs):
+    out = []
+    for x in xs:
+        s = 0
+        for j in range(max(cmod(x, 4), 0)):
+            a = [s]
+            for _ in range(max(cmod(s + j, 3), 0)):
+                a = a + a
+            s = s + len(a)
+        out.append(s)
+    return out
+
+
 CASES = {
     "second_positive": [(M1,), (M2,)],
     "per_row_distinct": [(M1,), (M2,)],
@@ -545,6 +566,9 @@ CASES = {
     "rows_while": [([1, 2, 5, 16, 100, 0, -3],)],
     "host_rows": [(0,), (3,)],
     "host_cols": [(0,), (2,)],
+    "via_map": [(M1,), (M2,)],
+    "via_filter": [(M1,), (M2,)],
+    "via_loop": [([0, 1, 2, 3, 7, 11, -5],)],
 }
 
 
