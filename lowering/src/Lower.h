@@ -308,6 +308,8 @@ public:
     std::function<void(const Val &state, const ExpP &t, const Val &bound)> bindState;
     std::function<Val()> body;  // the new state
     std::function<ExpP()> cond; // While: continue while it holds
+    std::string what = "loop";  // for the note: what is lifted, and why
+    std::string why = "its state arrays vary in size, so it runs once for all elements";
   };
   bool liftLoop(const LiftSpec &s, const Val &init, Val &out);
   // A map-like comprehension in a body whose head runs a loop with state of

@@ -1396,6 +1396,11 @@ bool Lowerer::nestedLoop(const arrc::Loop &e, const Val &init, Val &out) {
   };
   sp.body = [this, &e] { return lower(e.body); };
   if (!sp.isFor) sp.cond = [this, &e] { return lower(e.cond).e; };
+  std::vector<LoopComp> cs;
+  bool anyArray = false;
+  if (stateComps(sp.st, cs))
+    for (auto &c : cs) anyArray = anyArray || c.array;
+  if (!anyArray) sp.why = "a loop in its body must be lifted and reads its state, so it runs once for all elements too";
   return liftLoop(sp, init, out);
 }
 
@@ -1492,7 +1497,17 @@ bool Lowerer::liftLoop(const LiftSpec &e, const Val &init, Val &out) {
   Val bound;
   if (isFor) bound = e.bound();
   Env loopEnv = env;
-  std::string where = "loop " + locString(sources, e.span);
+  std::string where = e.what + " " + locString(sources, e.span);
+  std::string rankNote;
+  {
+    std::function<void(const TypeP &)> rec = [&](const TypeP &t) {
+      if (t && t->kind == arrc::Type::Tuple)
+        for (auto &x : t->elems) rec(x);
+      else if (t && t->isArray() && t->rank > 1)
+        rankNote = "; state of rank " + std::to_string(t->rank) + " carried flattened (row-major) with its extents";
+    };
+    rec(st);
+  }
 
   // One pass over the loop's code for every segment (the virtual body):
   // the state is each segment's part of the host arrays `params`, the new
@@ -1720,8 +1735,8 @@ bool Lowerer::liftLoop(const LiftSpec &e, const Val &init, Val &out) {
     std::vector<ExpP> finalArrs;
     {
       HostScope hs(*this, c0, where + " in " + (c0.chain[0].where.empty() ? std::string("a parallel body") : c0.chain[0].where) +
-                                  ": its state arrays vary in size, so it runs once for all elements (flattened state, "
-                                  "memory sized by each iteration's counts)");
+                                  ": " + e.why + " (flattened state, memory sized by each iteration's counts" +
+                                  rankNote + ")");
       // The enclosing body's values, per segment.
       std::map<int, ExpP> cols;
       if (!outerVars.empty()) {
@@ -1879,6 +1894,9 @@ bool Lowerer::liftComprehension(const Val &src, const TypeP &rt, const std::func
   sp.st = rt;
   sp.isFor = true;
   sp.span = sp.initSpan = sp.bodySpan = at;
+  sp.what = "array";
+  sp.why = "its elements run a loop whose state varies in size and that reads their variables where a fold would "
+           "run it, so they are made by a loop lifted out of the body, one element per iteration";
   sp.bound = [n] { return Val::scalar(n, arrc::Type::scalarOf(ScalarKind::Long)); };
   auto acc = std::make_shared<Val>();
   auto tt = std::make_shared<ExpP>();
