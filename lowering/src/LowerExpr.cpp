@@ -998,6 +998,28 @@ Val Lowerer::lowerLoop(const arrc::Loop &e) {
       return out;
     }
   }
+  if (device && !scal && !liftLoopProbe && liftProbe) {
+    // Already inside a throwaway probe (its statements are all dropped and
+    // only whether it fails matters): one attempt instead of a trial plus a
+    // lowering, so nested scalar-state loops cost linear, not exponential,
+    // time in their depth.
+    Env savedEnv = env;
+    Block savedDiscard = probeDiscard;
+    Block *savedCur = cur;
+    size_t nf = frames.size();
+    try {
+      return lowerLoopPlain(e, init, st, false);
+    } catch (const LowerError &er) {
+      if (er.message.rfind("unsupported: a loop whose state holds arrays of varying extents", 0) != 0) throw;
+      env = savedEnv;
+      probeDiscard = savedDiscard;
+      cur = savedCur;
+      frames.resize(nf);
+      Val out;
+      nestedLoop(e, init, out);
+      return out;
+    }
+  }
   if (device && !scal && !liftLoopProbe) {
     // Scalar state, in a body: a loop inside whose body must be lifted but
     // depends on this loop's state: this loop is lifted too (it holds the

@@ -250,6 +250,58 @@ Val Lowerer::mapVal(const Val &f, const std::vector<Val> &arrs, const Span &at, 
 
 Val Lowerer::filterVal(const Val &p, const Val &arr, const Span &at) {
   TypeP et = elemTypeOf(arr.type);
+  if (device && arr.type && arr.type->isArray() && arr.type->rank == 1) {
+    // A predicate running a loop that must be lifted (its state varies in
+    // size and reads the element): the flags made first by a lifted loop
+    // (one per element, LowerNested.cpp), then the filter reads them.
+    TypeP bt = arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Bool), 1);
+    bool need = liftNeeded(bt, [&] {
+      if (arr.kind == Val::Seq)
+        foldSeq(arr, {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
+          apply(p, {item}, at);
+          return acc;
+        }, at);
+      else
+        apply(p, {elementAt(arr, {varExp(newVar("k", L1()), L1())})}, at);
+    });
+    if (need) {
+      Val src = arr.kind == Val::Seq ? indexable(arr, at) : arr;
+      Val flags;
+      if (liftComprehension(src, bt, [this, p, src, at](const ExpP &j) { return apply(p, {elementAt(src, {j})}, at); },
+                            at, flags, true)) {
+        Val ix;
+        ix.kind = Val::Delayed;
+        ix.type = arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Long), 1);
+        ix.dims = {extent(src, 0, at)};
+        ix.fetch = [](const std::vector<ExpP> &i) {
+          return Val::scalar(i[0], arrc::Type::scalarOf(ScalarKind::Long));
+        };
+        Val s;
+        s.kind = Val::Seq;
+        s.type = arr.type;
+        tagSeq(s, "filter", at, ix.dims[0]);
+        s.fold = [this, ix, src, flags, at](const std::vector<ExpP> &init, const StepFn &step) {
+          return foldSeq(ix, init, [&](const std::vector<ExpP> &acc, const Val &jv) {
+            Val item = elementAt(src, {jv.e});
+            Val c = elementAt(flags, {jv.e});
+            auto st = std::make_shared<If>();
+            st->cond = c.e;
+            st->thenB = condBlock(st->cond, [&] { return step(acc, item); });
+            st->elseB.results = acc;
+            std::vector<ExpP> outs;
+            for (auto &a : acc) {
+              int o = newVar("acc", a->type);
+              st->outs.push_back(o);
+              outs.push_back(varExp(o, a->type));
+            }
+            emit(st);
+            return outs;
+          }, at);
+        };
+        return s;
+      }
+    }
+  }
   if (device) {
     Val s;
     s.kind = Val::Seq;

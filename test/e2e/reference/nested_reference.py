@@ -518,6 +518,44 @@ def via_loop(xs):
     return out
 
 
+# the predicate of a filter runs a loop whose state varies (issue 13 item 5)
+def filt_pred(m):
+    return [sum(1 for k in r if 2 ** max(cmod(k, 3), 0) > 2) for r in m]
+
+
+def filt_pred_vals(m):
+    out = []
+    for i, r in enumerate(m):
+        p = [k for k in r if k + i * max(cmod(k, 3), 0) > 0]
+        out.append(sum(p) * 10 + (p[0] if p else -100))
+    return out
+
+
+def filt_pred_seq(m):
+    out = []
+    for r in m:
+        p = [k for k in r if k != 0 and k % 2 != 0 and len([k] * (1 + max(cmod(k, 4), 0))) > 2]
+        out.append(len(p) * 1000 + sum(p))
+    return out
+
+
+# a zip branch with several generators binding an array (a row)
+def zip_rows(m, ys):
+    return [sum(x + y for x, y in zip(r, ys)) for r in m]
+
+
+def zip_rows_len(m):
+    out = []
+    for r in m:
+        xs = pos(r) + pos(m[0])
+        out.append(sum(x * len(r) + y for x, y in zip(xs, xs)))
+    return out
+
+
+def zip_rows_let(m, ys):
+    return [sum(x * y for x, y in zip(r[::-1], ys)) for r in m]
+
+
 CASES = {
     "second_positive": [(M1,), (M2,)],
     "per_row_distinct": [(M1,), (M2,)],
@@ -569,6 +607,12 @@ CASES = {
     "via_map": [(M1,), (M2,)],
     "via_filter": [(M1,), (M2,)],
     "via_loop": [([0, 1, 2, 3, 7, 11, -5],)],
+    "filt_pred": [(M1,), (M2,)],
+    "filt_pred_vals": [(M1,), (M2,)],
+    "filt_pred_seq": [(M1,), (M2,)],
+    "zip_rows": [(M1, [1, 2, 3, 4, 5]), (M2, list(range(40)))],
+    "zip_rows_len": [(M1,), (M2,)],
+    "zip_rows_let": [(M1, [1, -2, 3, -4, 5]), (M2, [(j * 7) % 11 - 5 for j in range(40)])],
 }
 
 
