@@ -961,6 +961,112 @@ static Val qualifierSeq(Lowerer &Lw, const std::vector<Qualifier> &qs, const Val
   return s;
 }
 
+// Qualifiers whose variables are made an array of tuples of scalars (a zip
+// branch with several generators, a comprehension whose elements a lifted
+// loop makes): a generator binding an array (a row of a rank >= 2 source)
+// becomes a generator over the source's row indices plus a let of the row,
+// and lets binding arrays are evaluated again per element; the tuple holds
+// every scalar variable, in qualifier order. ok = false when a variable is
+// neither (a tuple pattern holding arrays, a function).
+namespace {
+struct TupleQuals {
+  std::shared_ptr<std::vector<Qualifier>> qs;
+  bool ok = true;
+  std::string bad;         // the variable that is neither
+  Span badAt;
+  bool rewroteFirst = false; // qs[0] is not the original first qualifier
+  std::vector<TypeP> ts;
+  std::vector<std::string> names;
+  // Rebinding in qualifier order: a let to evaluate (arrays), or tuple
+  // components (scalars).
+  std::vector<std::pair<const Qualifier *, std::vector<size_t>>> steps;
+  bool anyArrayLet = false;
+};
+} // namespace
+
+static TupleQuals tupleQuals(const std::vector<Qualifier> &br) {
+  TupleQuals r;
+  r.qs = std::make_shared<std::vector<Qualifier>>();
+  auto &qs2 = *r.qs;
+  std::vector<bool> arrayLet;
+  auto isArr = [](const TypeP &t) { return t && t->isArray(); };
+  static int zipRows = 0;
+  for (size_t qi0 = 0; qi0 < br.size(); ++qi0) {
+    const Qualifier &q = br[qi0];
+    if (q.kind == Qualifier::Bind && q.pattern.kind == Pattern::Var && isArr(q.pattern.type) && q.expr &&
+        q.expr->type && q.expr->type->isArray() && q.expr->type->rank == q.pattern.type->rank + 1) {
+      auto intT = arrc::Type::scalarOf(ScalarKind::Int);
+      std::string iv = "__row" + std::to_string(zipRows++);
+      auto zero = std::make_shared<arrc::IntLit>();
+      zero->type = intT, zero->span = q.span;
+      auto sz = std::make_shared<arrc::Size>();
+      sz->array = q.expr, sz->axis = zero, sz->type = intT, sz->span = q.span;
+      auto rg = std::make_shared<arrc::Range>();
+      rg->lo = zero, rg->hi = sz, rg->type = arrc::Type::array(intT, 1), rg->span = q.span;
+      Qualifier gi;
+      gi.kind = Qualifier::Bind, gi.span = q.span, gi.expr = rg;
+      gi.pattern.kind = Pattern::Var, gi.pattern.name = iv, gi.pattern.type = intT, gi.pattern.span = q.span;
+      auto ref = std::make_shared<arrc::VarRef>();
+      ref->name = iv, ref->ref = arrc::VarRef::Ref::Local, ref->type = intT, ref->span = q.span;
+      auto ix = std::make_shared<arrc::Index>();
+      ix->array = q.expr, ix->type = q.pattern.type, ix->span = q.span;
+      IndexArg a0;
+      a0.kind = IndexArg::Single, a0.index = ref, a0.span = q.span;
+      ix->args.push_back(a0);
+      for (int k = 0; k < q.pattern.type->rank; ++k) {
+        IndexArg ak;
+        ak.kind = IndexArg::All, ak.span = q.span;
+        ix->args.push_back(ak);
+      }
+      Qualifier lr;
+      lr.kind = Qualifier::Let, lr.span = q.span, lr.pattern = q.pattern, lr.expr = ix;
+      if (qi0 == 0) r.rewroteFirst = true;
+      qs2.push_back(gi), arrayLet.push_back(false);
+      qs2.push_back(lr), arrayLet.push_back(true);
+      continue;
+    }
+    qs2.push_back(q);
+    arrayLet.push_back(q.kind == Qualifier::Let && q.pattern.kind == Pattern::Var && isArr(q.pattern.type));
+  }
+  for (size_t qi = 0; qi < qs2.size(); ++qi) {
+    const Qualifier &q = qs2[qi];
+    if (q.kind == Qualifier::Filter) continue;
+    if (arrayLet[qi]) {
+      r.steps.push_back({&q, {}});
+      r.anyArrayLet = true;
+      continue;
+    }
+    std::vector<std::pair<std::string, TypeP>> vars;
+    std::function<void(const Pattern &)> rec = [&](const Pattern &p) {
+      if (p.kind == Pattern::Var) vars.push_back({p.name, p.type});
+      for (auto &x : p.elems) rec(x);
+    };
+    rec(q.pattern);
+    std::vector<size_t> comps;
+    for (auto &v : vars) {
+      if (!v.second || v.second->isArray() || v.second->kind == arrc::Type::Func) {
+        if (r.ok) r.bad = v.first, r.badAt = q.span;
+        r.ok = false;
+        continue;
+      }
+      comps.push_back(r.ts.size());
+      r.ts.push_back(v.second);
+      r.names.push_back(v.first);
+    }
+    if (!comps.empty()) r.steps.push_back({nullptr, comps});
+  }
+  return r;
+}
+
+// Binds a TupleQuals' variables from element e of its array of tuples.
+static void bindTupleQuals(Lowerer &Lw, const TupleQuals &tq, const Val &e) {
+  for (auto &st : tq.steps) {
+    if (st.first) Lw.bindPattern(st.first->pattern, Lw.lower(st.first->expr), true);
+    else
+      for (size_t k : st.second) Lw.bind(tq.names[k], e.elems.at(k));
+  }
+}
+
 Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
   Env outer = env;
   TypeP rt = c.type;
@@ -975,99 +1081,26 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
     std::vector<std::pair<std::vector<std::string>, Val>> tuples; // (names, array of tuples)
     // Branches that bind arrays: per tuple (by position), the rebinding
     // steps in qualifier order (a let to evaluate, or tuple components).
-    std::vector<std::pair<size_t, std::vector<std::pair<const Qualifier *, std::vector<size_t>>>>> rebinders;
-    std::vector<std::shared_ptr<std::vector<Qualifier>>> keepQs;
+    std::vector<std::pair<size_t, std::shared_ptr<TupleQuals>>> rebinders;
     for (auto &br : c.branches) {
       if (br.empty() || br[0].kind != Qualifier::Bind) error(c.span, "a zip branch must start with a binding");
       bool simple = true;
       for (size_t i = 1; i < br.size(); ++i) simple = simple && br[i].kind == Qualifier::Let;
       if (!simple) {
-        // The branch's qualifiers; a generator binding an array (a row of a
-        // rank >= 2 source) becomes a generator over its indices plus a let
-        // of the row, and lets binding arrays are evaluated again per
-        // element: the array of tuples holds only scalars.
-        auto qs2 = std::make_shared<std::vector<Qualifier>>();
-        std::vector<bool> arrayLet; // per qualifier of qs2
-        auto isArr = [](const TypeP &t) { return t && t->isArray(); };
-        for (auto &q : br) {
-          if (q.kind == Qualifier::Bind && q.pattern.kind == Pattern::Var && isArr(q.pattern.type) && q.expr &&
-              q.expr->type && q.expr->type->isArray() && q.expr->type->rank == q.pattern.type->rank + 1) {
-            auto intT = arrc::Type::scalarOf(ScalarKind::Int);
-            static int zipRows = 0;
-            std::string iv = "__zip_row" + std::to_string(zipRows++);
-            auto zero = std::make_shared<arrc::IntLit>();
-            zero->type = intT, zero->span = q.span;
-            auto sz = std::make_shared<arrc::Size>();
-            sz->array = q.expr, sz->axis = zero, sz->type = intT, sz->span = q.span;
-            auto rg = std::make_shared<arrc::Range>();
-            rg->lo = zero, rg->hi = sz, rg->type = arrc::Type::array(intT, 1), rg->span = q.span;
-            Qualifier gi;
-            gi.kind = Qualifier::Bind, gi.span = q.span, gi.expr = rg;
-            gi.pattern.kind = Pattern::Var, gi.pattern.name = iv, gi.pattern.type = intT, gi.pattern.span = q.span;
-            auto ref = std::make_shared<arrc::VarRef>();
-            ref->name = iv, ref->ref = arrc::VarRef::Ref::Local, ref->type = intT, ref->span = q.span;
-            auto ix = std::make_shared<arrc::Index>();
-            ix->array = q.expr, ix->type = q.pattern.type, ix->span = q.span;
-            IndexArg a0;
-            a0.kind = IndexArg::Single, a0.index = ref, a0.span = q.span;
-            ix->args.push_back(a0);
-            for (int k = 0; k < q.pattern.type->rank; ++k) {
-              IndexArg ak;
-              ak.kind = IndexArg::All, ak.span = q.span;
-              ix->args.push_back(ak);
-            }
-            Qualifier lr;
-            lr.kind = Qualifier::Let, lr.span = q.span, lr.pattern = q.pattern, lr.expr = ix;
-            qs2->push_back(gi), arrayLet.push_back(false);
-            qs2->push_back(lr), arrayLet.push_back(true);
-            continue;
-          }
-          qs2->push_back(q);
-          arrayLet.push_back(q.kind == Qualifier::Let && q.pattern.kind == Pattern::Var && isArr(q.pattern.type));
-        }
-        // The tuple: every scalar variable, in qualifier order; per
-        // qualifier, the tuple components it binds.
-        std::vector<TypeP> ts;
-        std::vector<std::string> names;
-        std::vector<std::vector<size_t>> perQ(qs2->size());
-        for (size_t qi = 0; qi < qs2->size(); ++qi) {
-          const Qualifier &q = (*qs2)[qi];
-          if (q.kind == Qualifier::Filter || arrayLet[qi]) continue;
-          std::vector<std::pair<std::string, TypeP>> vars;
-          std::function<void(const Pattern &)> rec = [&](const Pattern &p) {
-            if (p.kind == Pattern::Var) vars.push_back({p.name, p.type});
-            for (auto &x : p.elems) rec(x);
-          };
-          rec(q.pattern);
-          for (auto &v : vars) {
-            if (!v.second || v.second->isArray() || v.second->kind == arrc::Type::Func)
-              error(q.span, "unsupported: a zip branch with several generators binding an array ('" + v.first +
-                                "') inside a parallel body");
-            perQ[qi].push_back(ts.size());
-            ts.push_back(v.second);
-            names.push_back(v.first);
-          }
-        }
+        auto tq = std::make_shared<TupleQuals>(tupleQuals(br));
+        if (!tq->ok)
+          error(tq->badAt, "unsupported: a zip branch with several generators binding an array ('" + tq->bad +
+                               "') inside a parallel body");
+        std::vector<TypeP> ts = tq->ts;
+        std::vector<std::string> names = tq->names;
         TypeP tt = arrc::Type::tuple(ts);
-        Val seq = qualifierSeq(*this, *qs2, nullptr, outer, br[0].span, arrc::Type::array(tt, 1), [this, names, tt] {
+        Val seq = qualifierSeq(*this, *tq->qs, nullptr, outer, br[0].span, arrc::Type::array(tt, 1), [this, names, tt] {
           std::vector<Val> es;
           for (auto &n : names) es.push_back(*lookup(n));
           return Val::tuple(es, tt);
-        }, qs2);
+        }, tq->qs);
         tuples.push_back({names, indexable(seq, br[0].span)});
-        std::vector<const Qualifier *> lets2;
-        bool anyArr = false;
-        for (size_t qi = 0; qi < qs2->size(); ++qi) anyArr = anyArr || arrayLet[qi];
-        if (anyArr) {
-          // Rebinding in qualifier order: scalars from the tuple, arrays by
-          // their lets (evaluated again).
-          std::vector<std::pair<const Qualifier *, std::vector<size_t>>> steps;
-          for (size_t qi = 0; qi < qs2->size(); ++qi)
-            if (arrayLet[qi]) steps.push_back({&(*qs2)[qi], {}});
-            else if (!perQ[qi].empty()) steps.push_back({nullptr, perQ[qi]});
-          rebinders.push_back({tuples.size() - 1, steps});
-          keepQs.push_back(qs2);
-        }
+        rebinders.push_back({tuples.size() - 1, tq});
         continue;
       }
       Val s = lower(br[0].expr);
@@ -1093,25 +1126,19 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
       }
     }
     const ExprP head = c.head;
-    d.fetch = [this, srcs, lets, tuples, head, outer, rebinders, keepQs](const std::vector<ExpP> &idx) {
+    d.fetch = [this, srcs, lets, tuples, head, outer, rebinders](const std::vector<ExpP> &idx) {
       Env saved = env;
       env = outer;
       for (auto &s : srcs) bindPattern(*s.first, itemOf(*this, s.second, idx[0]), true);
       for (size_t ti = 0; ti < tuples.size(); ++ti) {
         auto &t = tuples[ti];
         Val e = elementAt(t.second, {idx[0]});
-        const std::vector<std::pair<const Qualifier *, std::vector<size_t>>> *steps = nullptr;
+        const TupleQuals *tq = nullptr;
         for (auto &rb : rebinders)
-          if (rb.first == ti) steps = &rb.second;
-        if (!steps) {
+          if (rb.first == ti) tq = rb.second.get();
+        if (tq) bindTupleQuals(*this, *tq, e);
+        else
           for (size_t k = 0; k < t.first.size(); ++k) bind(t.first[k], e.elems.at(k));
-          continue;
-        }
-        for (auto &st : *steps) {
-          if (st.first) bindPattern(st.first->pattern, lower(st.first->expr), true);
-          else
-            for (size_t k : st.second) bind(t.first[k], e.elems.at(k));
-        }
       }
       for (auto *q : lets) bindPattern(q->pattern, lower(q->expr), true);
       Val r = lower(head);
@@ -1241,35 +1268,23 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
           return acc;
         }, c.span);
       })) {
-    std::vector<std::pair<std::string, TypeP>> vars;
-    std::function<void(const Pattern &)> rec = [&](const Pattern &p) {
-      if (p.kind == Pattern::Var) vars.push_back({p.name, p.type});
-      for (auto &x : p.elems) rec(x);
-    };
-    for (auto &q : qs)
-      if (q.kind != Qualifier::Filter) rec(q.pattern);
-    bool scalars = true;
-    std::vector<TypeP> ts;
-    std::vector<std::string> names;
-    for (auto &v : vars) {
-      scalars = scalars && v.second && v.second->isScalar();
-      ts.push_back(v.second);
-      names.push_back(v.first);
-    }
-    if (scalars && !vars.empty()) {
-      TypeP tt = arrc::Type::tuple(ts);
-      Val seq = qualifierSeq(*this, qs, &src0, outer, c.span, arrc::Type::array(tt, 1), [this, names, tt] {
+    // (generators binding rows: over the row indices, the rows let-bound)
+    auto tq = std::make_shared<TupleQuals>(tupleQuals(qs));
+    if (tq->ok && !tq->names.empty()) {
+      std::vector<std::string> names = tq->names;
+      TypeP tt = arrc::Type::tuple(tq->ts);
+      Val seq = qualifierSeq(*this, *tq->qs, tq->rewroteFirst ? nullptr : &src0, outer, c.span,
+                             arrc::Type::array(tt, 1), [this, names, tt] {
         std::vector<Val> es;
         for (auto &n : names) es.push_back(*lookup(n));
         return Val::tuple(es, tt);
-      });
+      }, tq->qs);
       Val tuples = indexable(seq, c.span);
       Val lifted;
-      auto elem = [this, tuples, names, head, outer](const ExpP &j) {
+      auto elem = [this, tuples, tq, head, outer](const ExpP &j) {
         Env saved = env;
         env = outer;
-        Val e = elementAt(tuples, {j});
-        for (size_t k = 0; k < names.size(); ++k) bind(names[k], e.elems.at(k));
+        bindTupleQuals(*this, *tq, elementAt(tuples, {j}));
         Val r = lower(head);
         env = saved;
         return r;

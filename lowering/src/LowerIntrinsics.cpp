@@ -170,6 +170,14 @@ static Val deviceSegOp(Lowerer &Lw, const std::string &name, const std::vector<V
     // element read: meant for small per-element arrays).
     Val xs = indexable(name == "sort" ? args[0] : args[1]);
     Val keys = name == "sort" ? xs : indexable(Lw.mapVal(args[0], {xs}, at, nullptr));
+    if (name == "sort_by" && keys.kind == Val::Delayed && keys.rank() == 1) {
+      // A key running a loop that must be lifted (varying state reading the
+      // element; the keys are read inside the sort's folds): the keys made
+      // first by a lifted loop (LowerNested.cpp).
+      Val lifted;
+      auto fetch = keys.fetch;
+      if (Lw.liftComprehension(keys, keys.type, [fetch](const ExpP &j) { return fetch({j}); }, at, lifted)) keys = lifted;
+    }
     keys = Lw.indexable(keys, at);
     ExpP n = Lw.bindScalar("n", Lw.extent(xs, 0, at));
     TypeP t = xs.type;
@@ -883,6 +891,47 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
       });
     }
     TypeP et = rt && rt->isArray() ? rt->elem : nullptr;
+    if (device && xs.type && xs.type->isArray() && xs.type->rank == 1) {
+      // A size function running a loop that must be lifted (varying state
+      // reading the element; sizes are computed inside a fold): the sizes
+      // made first by a lifted loop (LowerNested.cpp), then the expansion
+      // reads them.
+      TypeP it = arrc::Type::scalarOf(ScalarKind::Int);
+      TypeP st = arrc::Type::array(it, 1);
+      bool need = liftNeeded(st, [&] {
+        if (xs.kind == Val::Seq)
+          foldSeq(xs, {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
+            apply(sz, {item}, at);
+            return acc;
+          }, at);
+        else
+          apply(sz, {elementAt(xs, {varExp(newVar("k", L1()), L1())})}, at);
+      });
+      Val src = need && xs.kind == Val::Seq ? indexable(xs, at) : xs;
+      Val sizes;
+      if (need && liftComprehension(src, st, [this, sz, src, at](const ExpP &j) { return apply(sz, {elementAt(src, {j})}, at); },
+                                    at, sizes, true)) {
+        Val ix = mkDelayed(arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Long), 1), {extent(src, 0, at)},
+                           [](const std::vector<ExpP> &i) {
+                             return Val::scalar(i[0], arrc::Type::scalarOf(ScalarKind::Long));
+                           });
+        Val s;
+        s.kind = Val::Seq;
+        s.type = rt;
+        s.fold = [this, get, src, sizes, ix, it, at](const std::vector<ExpP> &init, const StepFn &step) {
+          return foldSeq(ix, init, [&](const std::vector<ExpP> &acc, const Val &jv) {
+            Val x = elementAt(src, {jv.e});
+            Val n = elementAt(sizes, {jv.e});
+            Val r = mkDelayed(arrc::Type::array(it, 1), {toLong(n.e)}, [it](const std::vector<ExpP> &i) {
+              return Val::scalar(convertExp(i[0], ScalarKind::Int), it);
+            });
+            return foldSeq(r, acc, [&](const std::vector<ExpP> &a, const Val &j) { return step(a, apply(get, {x, j}, at)); }, at);
+          }, at);
+        };
+        tagSeq(s, "expand", at, nullptr);
+        return s;
+      }
+    }
     if (device) {
       Val s;
       s.kind = Val::Seq;
@@ -937,7 +986,22 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     // functions, by the cost rule (LowerNested.cpp).
     Val flat;
     if (name == "sort" && args.size() == 1 && flattenSort(nullptr, args[0], at, flat)) return flat;
-    if (name == "sort_by" && args.size() == 2 && flattenSort(&args[0], args[1], at, flat)) return flat;
+    // (a key running a loop that must be lifted: the sequential scheme, whose
+    // keys a lifted loop makes first, see deviceSegOp)
+    auto keyLifts = [&] {
+      const Val &xs = args[1];
+      if (!xs.type || !xs.type->isArray() || xs.type->rank != 1) return false;
+      return liftNeeded(arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Long), 1), [&] {
+        if (xs.kind == Val::Seq)
+          foldSeq(xs, {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
+            apply(args[0], {item}, at);
+            return acc;
+          }, at);
+        else
+          apply(args[0], {elementAt(xs, {varExp(newVar("k", L1()), L1())})}, at);
+      });
+    };
+    if (name == "sort_by" && args.size() == 2 && !keyLifts() && flattenSort(&args[0], args[1], at, flat)) return flat;
     if (name == "hist" && args.size() == 5 && flattenHist(args[0], args[1], args[2], args[3], args[4], at, rt, flat))
       return flat;
     if (name == "reduce_by_key") {

@@ -556,6 +556,24 @@ def zip_rows_let(m, ys):
     return [sum(x * y for x, y in zip(r[::-1], ys)) for r in m]
 
 
+# a sort key, an expand's size, a comprehension binding rows: each runs a loop
+# whose state varies (issue 13 item 5)
+def sort_key(m):
+    out = []
+    for r in m:
+        srt = sorted(r, key=lambda k: 2 ** max(cmod(k, 4), 0) * 100 - k)
+        out.append(i32(sum(v * (j + 1) for j, v in enumerate(srt)) * 1000 + srt[0]))
+    return out
+
+
+def expand_size(m):
+    return [sum(k * j + 1 for k in r for j in range(2 ** max(cmod(k, 3), 0))) for r in m]
+
+
+def rows_comp(m):
+    return [sum(2 ** max(cmod(x, 3), 0) * len(r) for r in (row, m[0]) for x in r) for row in m]
+
+
 CASES = {
     "second_positive": [(M1,), (M2,)],
     "per_row_distinct": [(M1,), (M2,)],
@@ -613,6 +631,9 @@ CASES = {
     "zip_rows": [(M1, [1, 2, 3, 4, 5]), (M2, list(range(40)))],
     "zip_rows_len": [(M1,), (M2,)],
     "zip_rows_let": [(M1, [1, -2, 3, -4, 5]), (M2, [(j * 7) % 11 - 5 for j in range(40)])],
+    "sort_key": [(M1,), (M2,)],
+    "expand_size": [(M1,), (M2,)],
+    "rows_comp": [(M1,), (M2,)],
 }
 
 
