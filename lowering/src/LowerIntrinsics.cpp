@@ -932,6 +932,41 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
         return s;
       }
     }
+    if (device && rt && rt->isArray() && rt->rank == 1) {
+      // A get function running a loop that must be lifted (varying state
+      // reading x or j): the pairs (x, j) made indexable, then the elements
+      // made by a lifted loop, one per pair (LowerNested.cpp).
+      TypeP it = arrc::Type::scalarOf(ScalarKind::Int);
+      TypeP pt = arrc::Type::tuple({xt, it});
+      Val pairs;
+      pairs.kind = Val::Seq;
+      pairs.type = arrc::Type::array(pt, 1);
+      pairs.fold = [this, sz, xs, pt, it, at](const std::vector<ExpP> &init, const StepFn &step) {
+        return foldSeq(xs, init, [&](const std::vector<ExpP> &acc, const Val &x) {
+          Val n = apply(sz, {x}, at);
+          Val r = mkDelayed(arrc::Type::array(it, 1), {toLong(n.e)}, [it](const std::vector<ExpP> &i) {
+            return Val::scalar(convertExp(i[0], ScalarKind::Int), it);
+          });
+          return foldSeq(r, acc, [&](const std::vector<ExpP> &a, const Val &j) { return step(a, Val::tuple({x, j}, pt)); }, at);
+        }, at);
+      };
+      tagSeq(pairs, "expand", at, nullptr);
+      bool need = liftNeeded(rt, [&] {
+        foldSeq(pairs, {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &p) {
+          leaves(apply(get, {p.elems.at(0), p.elems.at(1)}, at), at);
+          return acc;
+        }, at);
+      });
+      if (need) {
+        Val pi = indexable(pairs, at);
+        Val out;
+        if (liftComprehension(pi, rt, [this, pi, get, at](const ExpP &j) {
+              Val p = elementAt(pi, {j});
+              return apply(get, {p.elems.at(0), p.elems.at(1)}, at);
+            }, at, out, true))
+          return out;
+      }
+    }
     if (device) {
       Val s;
       s.kind = Val::Seq;

@@ -574,6 +574,10 @@ def rows_comp(m):
     return [sum(2 ** max(cmod(x, 3), 0) * len(r) for r in (row, m[0]) for x in r) for row in m]
 
 
+def expand_get(m):
+    return [sum(2 ** max(j + cmod(k, 2), 0) + k for k in r for j in range(max(cmod(k, 3) + 1, 0))) for r in m]
+
+
 CASES = {
     "second_positive": [(M1,), (M2,)],
     "per_row_distinct": [(M1,), (M2,)],
@@ -634,6 +638,7 @@ CASES = {
     "sort_key": [(M1,), (M2,)],
     "expand_size": [(M1,), (M2,)],
     "rows_comp": [(M1,), (M2,)],
+    "expand_get": [(M1,), (M2,)],
 }
 
 

@@ -33,3 +33,19 @@ export int[[*]] via_loop(int[[*]] xs) =
 // CHECK-LABEL: export via_loop(
 // CHECK: // loop 32:4 in comprehension 32:3: a loop in its body must be lifted and reads its state, so it runs once for all elements too
 // CHECK: // loop 32:45 in the body of loop 32:4 (every element at once): its state arrays vary in size
+
+// A filter whose predicate runs such a loop on the element: the flags are
+// made first by a lifted loop (one element per iteration), the filter reads
+// them.
+export int[[*]] filt_pred(int[[*,*]] m) =
+  [length(filter(\k -> length(loop (a = [k]) for _j < k % 3 do a ++ a) > 2, m[i, :])) | i <- iota(m.size(0))];
+// CHECK-LABEL: export filt_pred(
+// CHECK: // array 41:11 in comprehension 41:3: its elements run a loop whose state varies in size and that reads their variables where a fold would run it, so they are made by a loop lifted out of the body, one element per iteration
+// CHECK: // loop 41:31 in the body of array 41:11 (every element at once): its state arrays vary in size
+
+// A zip branch with several generators, one binding a row: a generator over
+// the row indices (the row let-bound per element); no loop to lift.
+export int[[*]] zip_rows(int[[*,*]] m, int[[*]] ys) =
+  [sum([x + y | r <- [m[i, :]], x <- r | y <- ys]) | i <- iota(m.size(0))];
+// CHECK-LABEL: export zip_rows(
+// CHECK: // comprehension 49:3: regular map nest
