@@ -1268,6 +1268,109 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
           return acc;
         }, c.span);
       })) {
+    // Trailing filters whose condition runs such a loop (`count(p, xs)` is
+    // `sum([1 | x <- xs, p(x)])`): the tuples of the variables before them
+    // made indexable, their conjunction made by a lifted loop (a flag per
+    // tuple), then the tuples kept by it, and the head as below.
+    size_t firstF = qs.size();
+    while (firstF > 1 && qs[firstF - 1].kind == Qualifier::Filter) firstF--;
+    if (firstF < qs.size()) {
+      auto pre = std::make_shared<std::vector<Qualifier>>(qs.begin(), qs.begin() + firstF);
+      auto tq = std::make_shared<TupleQuals>(tupleQuals(*pre));
+      if (tq->ok && !tq->names.empty()) {
+        ExprP conj = qs[firstF].expr;
+        for (size_t k = firstF + 1; k < qs.size(); ++k) {
+          auto b = std::make_shared<arrc::Binary>();
+          b->op = BinOp::And, b->lhs = conj, b->rhs = qs[k].expr, b->type = conj->type, b->span = qs[k].span;
+          conj = b;
+        }
+        std::vector<std::string> names = tq->names;
+        TypeP tt = arrc::Type::tuple(tq->ts);
+        TypeP bt = arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Bool), 1);
+        Val pseq = qualifierSeq(*this, *tq->qs, tq->rewroteFirst ? nullptr : &src0, outer, c.span,
+                                arrc::Type::array(tt, 1), [this, names, tt] {
+          std::vector<Val> es;
+          for (auto &n : names) es.push_back(*lookup(n));
+          return Val::tuple(es, tt);
+        }, tq->qs);
+        auto bindAt = [this, tq, outer](const Val &e, const std::function<Val()> &f) {
+          Env saved = env;
+          env = outer;
+          bindTupleQuals(*this, *tq, e);
+          Val r = f();
+          env = saved;
+          return r;
+        };
+        bool condLifts = liftNeeded(bt, [&] {
+          foldSeq(pseq, {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
+            bindAt(item, [&] { return lower(conj); });
+            return acc;
+          }, c.span);
+        });
+        if (condLifts) {
+          Val tuples = indexable(pseq, c.span);
+          Val flags;
+          if (liftComprehension(tuples, bt, [this, tuples, bindAt, conj](const ExpP &j) {
+                return bindAt(elementAt(tuples, {j}), [&] { return lower(conj); });
+              }, c.span, flags, true)) {
+            Val kept;
+            kept.kind = Val::Seq;
+            kept.type = arrc::Type::array(tt, 1);
+            ExpP n = extent(tuples, 0, c.span);
+            kept.fold = [this, tuples, flags, n, at = c.span](const std::vector<ExpP> &init, const StepFn &step) {
+              Val ix;
+              ix.kind = Val::Delayed;
+              ix.type = arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Long), 1);
+              ix.dims = {n};
+              ix.fetch = [](const std::vector<ExpP> &i) {
+                return Val::scalar(i[0], arrc::Type::scalarOf(ScalarKind::Long));
+              };
+              return foldSeq(ix, init, [&](const std::vector<ExpP> &acc, const Val &jv) {
+                Val item = elementAt(tuples, {jv.e});
+                auto st = std::make_shared<If>();
+                st->cond = elementAt(flags, {jv.e}).e;
+                st->thenB = condBlock(st->cond, [&] { return step(acc, item); });
+                st->elseB.results = acc;
+                std::vector<ExpP> outs;
+                for (auto &a : acc) {
+                  int o = newVar("acc", a->type);
+                  st->outs.push_back(o);
+                  outs.push_back(varExp(o, a->type));
+                }
+                emit(st);
+                return outs;
+              }, at);
+            };
+            tagSeq(kept, "filter", c.span, n);
+            bool headLifts = liftNeeded(rt, [&] {
+              foldSeq(kept, {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
+                leaves(bindAt(item, [&] { return lower(head); }), c.span);
+                return acc;
+              }, c.span);
+            });
+            if (headLifts) {
+              Val ki = indexable(kept, c.span);
+              Val lifted;
+              if (liftComprehension(ki, rt, [this, ki, bindAt, head](const ExpP &j) {
+                    return bindAt(elementAt(ki, {j}), [&] { return lower(head); });
+                  }, c.span, lifted, true))
+                return lifted;
+            } else {
+              Val r;
+              r.kind = Val::Seq;
+              r.type = rt;
+              r.fold = [this, kept, bindAt, head, at = c.span](const std::vector<ExpP> &init, const StepFn &step) {
+                return foldSeq(kept, init, [&](const std::vector<ExpP> &acc, const Val &item) {
+                  return step(acc, bindAt(item, [&] { return lower(head); }));
+                }, at);
+              };
+              tagSeq(r, "comprehension", c.span, nullptr);
+              return r;
+            }
+          }
+        }
+      }
+    }
     // (generators binding rows: over the row indices, the rows let-bound)
     auto tq = std::make_shared<TupleQuals>(tupleQuals(qs));
     if (tq->ok && !tq->names.empty()) {

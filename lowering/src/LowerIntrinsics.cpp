@@ -433,6 +433,16 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
   if (name == "map") {
     need(2);
     std::vector<Val> arrs(args.begin() + 1, args.end());
+    if (device && arrs.size() == 1 && arrs[0].kind == Val::Seq && rt && rt->isArray() && rt->rank == 1 &&
+        liftNeeded(rt, [&] {
+          foldSeq(arrs[0], {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
+            leaves(apply(args[0], {item}, at), at);
+            return acc;
+          }, at);
+        }))
+      // f runs a loop that must be lifted, over an irregular array: the
+      // array made indexable, then f's results made by a lifted loop (below).
+      arrs[0] = indexable(arrs[0], at);
     if (device && arrs.size() == 1 && arrs[0].kind == Val::Seq) {
       Val src = arrs[0], f = args[0];
       Val s;

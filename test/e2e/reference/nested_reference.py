@@ -578,6 +578,47 @@ def expand_get(m):
     return [sum(2 ** max(j + cmod(k, 2), 0) + k for k in r for j in range(max(cmod(k, 3) + 1, 0))) for r in m]
 
 
+# a map over a filter's result, count / any / all / partition (comprehension
+# filters), and consumers of lifted elements (scan, hist, reduce_by_key)
+def lens3(k):
+    return 2 ** max(cmod(k, 3), 0)
+
+
+def map_filt(m):
+    return [sum(lens3(k) for k in r if k > 0) for r in m]
+
+
+def count_loop(m):
+    return [sum(1 for k in r if lens3(k) > 2) for r in m]
+
+
+def any_all(m):
+    return [(1 if any(lens3(k) > 2 for k in r) else 0) + (10 if all(2 + max(cmod(k, 3), 0) < 4 for k in r) else 0)
+            for r in m]
+
+
+def part_loop(m):
+    out = []
+    for r in m:
+        p = [k for k in r if lens3(k) > 2]
+        q = [k for k in r if not lens3(k) > 2]
+        out.append(len(p) * 100 + len(q) + (p[0] * 10000 if p else 0))
+    return out
+
+
+def both_lift(m):
+    return [sum(2 ** max(cmod(k, 4), 0) for k in r if lens3(k) > 1) for r in m]
+
+
+def consumers(m):
+    out = []
+    for r in m:
+        ls = [lens3(k) for k in r]
+        h1 = sum(1 for v in ls if v % 3 == 1)
+        out.append(sum(ls) * 10000 + h1 * 100 + len(set(ls)))
+    return out
+
+
 CASES = {
     "second_positive": [(M1,), (M2,)],
     "per_row_distinct": [(M1,), (M2,)],
@@ -639,6 +680,12 @@ CASES = {
     "expand_size": [(M1,), (M2,)],
     "rows_comp": [(M1,), (M2,)],
     "expand_get": [(M1,), (M2,)],
+    "map_filt": [(M1,), (M2,)],
+    "count_loop": [(M1,), (M2,)],
+    "any_all": [(M1,), (M2,), ([[2, 5], [0, 3], [1, 4]],)],
+    "part_loop": [(M1,), (M2,)],
+    "both_lift": [(M1,), (M2,)],
+    "consumers": [(M1,), (M2,)],
 }
 
 
