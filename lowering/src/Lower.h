@@ -296,6 +296,32 @@ public:
   // loop over all the body's elements at once (flattened state).
   // Positioned "unsupported" error when it cannot be flattened.
   bool nestedLoop(const arrc::Loop &e, const Val &init, Val &out);
+  Val lowerLoopPlain(const arrc::Loop &e, const Val &init, const TypeP &st, bool scal);
+  // The same for a loop given by its parts (nestedLoop's AST loop, or a
+  // comprehension in a sequential fold run as a loop filling its elements).
+  struct LiftSpec {
+    TypeP st;                  // the state's type
+    bool isFor = true;
+    Span span, initSpan, bodySpan;
+    std::function<Val()> bound; // For: the count (lowered in the current env)
+    // binds the state (and, For, the iteration index t of the bound's type)
+    std::function<void(const Val &state, const ExpP &t, const Val &bound)> bindState;
+    std::function<Val()> body;  // the new state
+    std::function<ExpP()> cond; // While: continue while it holds
+    std::string what = "loop";  // for the note: what is lifted, and why
+    std::string why = "its state arrays vary in size, so it runs once for all elements";
+  };
+  bool liftLoop(const LiftSpec &s, const Val &init, Val &out);
+  // A map-like comprehension in a body whose head runs a loop with state of
+  // varying extents, where the loop would sit in the consumer's sequential
+  // fold: made indexable by a lifted loop filling one element per iteration.
+  int liftLoopProbe = 0; // inside a lifted loop's probe (inner lifted loops only expose what they read)
+  int liftProbe = 0; // inside liftComprehension's probe (inner comprehensions do not probe)
+  bool liftComprehension(const Val &src, const TypeP &rt, const std::function<Val(const ExpP &)> &elem,
+                         const Span &at, Val &out, bool probed = false);
+  // Whether touch (evaluating elements of an array of type rt as a fold
+  // would) meets a loop that must be lifted but cannot be from a fold.
+  bool liftNeeded(const TypeP &rt, const std::function<void()> &touch);
   // A Seq with nested info (what made it; an upper bound of its length).
   void tagSeq(Val &v, const std::string &what, const Span &at, ExpP bound);
   // An If whose result holds arrays, in a body (tuples of arrays included).

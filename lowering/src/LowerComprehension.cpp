@@ -907,14 +907,15 @@ Val Lowerer::lowerComprehension(const arrc::Comprehension &c) {
 // qualifiers run as nested folds (generators), Ifs (filters) and lets; each
 // element is elem() in the innermost scope. src0: qs[0]'s source, lowered.
 static Val qualifierSeq(Lowerer &Lw, const std::vector<Qualifier> &qs, const Val *src0, Env outer, const Span &at,
-                        const TypeP &type, const std::function<Val()> &elem) {
+                        const TypeP &type, const std::function<Val()> &elem,
+                        std::shared_ptr<const std::vector<Qualifier>> keep = nullptr) {
   Val s;
   s.kind = Val::Seq;
   s.type = type;
   const std::vector<Qualifier> *qp = &qs;
   std::shared_ptr<Val> first = src0 ? std::make_shared<Val>(*src0) : nullptr;
   Lowerer *L = &Lw;
-  s.fold = [L, first, qp, elem, outer, at](const std::vector<ExpP> &init, const StepFn &step) {
+  s.fold = [L, first, qp, elem, outer, at, keep](const std::vector<ExpP> &init, const StepFn &step) {
     Lowerer &Lw = *L;
     const auto &qs = *qp;
     std::function<std::vector<ExpP>(size_t, const std::vector<ExpP> &)> rec =
@@ -960,6 +961,112 @@ static Val qualifierSeq(Lowerer &Lw, const std::vector<Qualifier> &qs, const Val
   return s;
 }
 
+// Qualifiers whose variables are made an array of tuples of scalars (a zip
+// branch with several generators, a comprehension whose elements a lifted
+// loop makes): a generator binding an array (a row of a rank >= 2 source)
+// becomes a generator over the source's row indices plus a let of the row,
+// and lets binding arrays are evaluated again per element; the tuple holds
+// every scalar variable, in qualifier order. ok = false when a variable is
+// neither (a tuple pattern holding arrays, a function).
+namespace {
+struct TupleQuals {
+  std::shared_ptr<std::vector<Qualifier>> qs;
+  bool ok = true;
+  std::string bad;         // the variable that is neither
+  Span badAt;
+  bool rewroteFirst = false; // qs[0] is not the original first qualifier
+  std::vector<TypeP> ts;
+  std::vector<std::string> names;
+  // Rebinding in qualifier order: a let to evaluate (arrays), or tuple
+  // components (scalars).
+  std::vector<std::pair<const Qualifier *, std::vector<size_t>>> steps;
+  bool anyArrayLet = false;
+};
+} // namespace
+
+static TupleQuals tupleQuals(const std::vector<Qualifier> &br) {
+  TupleQuals r;
+  r.qs = std::make_shared<std::vector<Qualifier>>();
+  auto &qs2 = *r.qs;
+  std::vector<bool> arrayLet;
+  auto isArr = [](const TypeP &t) { return t && t->isArray(); };
+  static int zipRows = 0;
+  for (size_t qi0 = 0; qi0 < br.size(); ++qi0) {
+    const Qualifier &q = br[qi0];
+    if (q.kind == Qualifier::Bind && q.pattern.kind == Pattern::Var && isArr(q.pattern.type) && q.expr &&
+        q.expr->type && q.expr->type->isArray() && q.expr->type->rank == q.pattern.type->rank + 1) {
+      auto intT = arrc::Type::scalarOf(ScalarKind::Int);
+      std::string iv = "__row" + std::to_string(zipRows++);
+      auto zero = std::make_shared<arrc::IntLit>();
+      zero->type = intT, zero->span = q.span;
+      auto sz = std::make_shared<arrc::Size>();
+      sz->array = q.expr, sz->axis = zero, sz->type = intT, sz->span = q.span;
+      auto rg = std::make_shared<arrc::Range>();
+      rg->lo = zero, rg->hi = sz, rg->type = arrc::Type::array(intT, 1), rg->span = q.span;
+      Qualifier gi;
+      gi.kind = Qualifier::Bind, gi.span = q.span, gi.expr = rg;
+      gi.pattern.kind = Pattern::Var, gi.pattern.name = iv, gi.pattern.type = intT, gi.pattern.span = q.span;
+      auto ref = std::make_shared<arrc::VarRef>();
+      ref->name = iv, ref->ref = arrc::VarRef::Ref::Local, ref->type = intT, ref->span = q.span;
+      auto ix = std::make_shared<arrc::Index>();
+      ix->array = q.expr, ix->type = q.pattern.type, ix->span = q.span;
+      IndexArg a0;
+      a0.kind = IndexArg::Single, a0.index = ref, a0.span = q.span;
+      ix->args.push_back(a0);
+      for (int k = 0; k < q.pattern.type->rank; ++k) {
+        IndexArg ak;
+        ak.kind = IndexArg::All, ak.span = q.span;
+        ix->args.push_back(ak);
+      }
+      Qualifier lr;
+      lr.kind = Qualifier::Let, lr.span = q.span, lr.pattern = q.pattern, lr.expr = ix;
+      if (qi0 == 0) r.rewroteFirst = true;
+      qs2.push_back(gi), arrayLet.push_back(false);
+      qs2.push_back(lr), arrayLet.push_back(true);
+      continue;
+    }
+    qs2.push_back(q);
+    arrayLet.push_back(q.kind == Qualifier::Let && q.pattern.kind == Pattern::Var && isArr(q.pattern.type));
+  }
+  for (size_t qi = 0; qi < qs2.size(); ++qi) {
+    const Qualifier &q = qs2[qi];
+    if (q.kind == Qualifier::Filter) continue;
+    if (arrayLet[qi]) {
+      r.steps.push_back({&q, {}});
+      r.anyArrayLet = true;
+      continue;
+    }
+    std::vector<std::pair<std::string, TypeP>> vars;
+    std::function<void(const Pattern &)> rec = [&](const Pattern &p) {
+      if (p.kind == Pattern::Var) vars.push_back({p.name, p.type});
+      for (auto &x : p.elems) rec(x);
+    };
+    rec(q.pattern);
+    std::vector<size_t> comps;
+    for (auto &v : vars) {
+      if (!v.second || v.second->isArray() || v.second->kind == arrc::Type::Func) {
+        if (r.ok) r.bad = v.first, r.badAt = q.span;
+        r.ok = false;
+        continue;
+      }
+      comps.push_back(r.ts.size());
+      r.ts.push_back(v.second);
+      r.names.push_back(v.first);
+    }
+    if (!comps.empty()) r.steps.push_back({nullptr, comps});
+  }
+  return r;
+}
+
+// Binds a TupleQuals' variables from element e of its array of tuples.
+static void bindTupleQuals(Lowerer &Lw, const TupleQuals &tq, const Val &e) {
+  for (auto &st : tq.steps) {
+    if (st.first) Lw.bindPattern(st.first->pattern, Lw.lower(st.first->expr), true);
+    else
+      for (size_t k : st.second) Lw.bind(tq.names[k], e.elems.at(k));
+  }
+}
+
 Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
   Env outer = env;
   TypeP rt = c.type;
@@ -972,34 +1079,28 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
     std::vector<std::pair<const Pattern *, Val>> srcs;
     std::vector<const Qualifier *> lets;
     std::vector<std::pair<std::vector<std::string>, Val>> tuples; // (names, array of tuples)
+    // Branches that bind arrays: per tuple (by position), the rebinding
+    // steps in qualifier order (a let to evaluate, or tuple components).
+    std::vector<std::pair<size_t, std::shared_ptr<TupleQuals>>> rebinders;
     for (auto &br : c.branches) {
       if (br.empty() || br[0].kind != Qualifier::Bind) error(c.span, "a zip branch must start with a binding");
       bool simple = true;
       for (size_t i = 1; i < br.size(); ++i) simple = simple && br[i].kind == Qualifier::Let;
       if (!simple) {
-        std::vector<std::pair<std::string, TypeP>> vars;
-        std::function<void(const Pattern &)> rec = [&](const Pattern &p) {
-          if (p.kind == Pattern::Var) vars.push_back({p.name, p.type});
-          for (auto &x : p.elems) rec(x);
-        };
-        for (auto &q : br)
-          if (q.kind != Qualifier::Filter) rec(q.pattern);
-        std::vector<TypeP> ts;
-        std::vector<std::string> names;
-        for (auto &v : vars) {
-          if (!v.second || v.second->isArray() || v.second->kind == arrc::Type::Func)
-            error(br[0].span, "unsupported: a zip branch with several generators binding an array ('" + v.first +
-                                  "') inside a parallel body");
-          ts.push_back(v.second);
-          names.push_back(v.first);
-        }
+        auto tq = std::make_shared<TupleQuals>(tupleQuals(br));
+        if (!tq->ok)
+          error(tq->badAt, "unsupported: a zip branch with several generators binding an array ('" + tq->bad +
+                               "') inside a parallel body");
+        std::vector<TypeP> ts = tq->ts;
+        std::vector<std::string> names = tq->names;
         TypeP tt = arrc::Type::tuple(ts);
-        Val seq = qualifierSeq(*this, br, nullptr, outer, br[0].span, arrc::Type::array(tt, 1), [this, names, tt] {
+        Val seq = qualifierSeq(*this, *tq->qs, nullptr, outer, br[0].span, arrc::Type::array(tt, 1), [this, names, tt] {
           std::vector<Val> es;
           for (auto &n : names) es.push_back(*lookup(n));
           return Val::tuple(es, tt);
-        });
+        }, tq->qs);
         tuples.push_back({names, indexable(seq, br[0].span)});
+        rebinders.push_back({tuples.size() - 1, tq});
         continue;
       }
       Val s = lower(br[0].expr);
@@ -1025,13 +1126,19 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
       }
     }
     const ExprP head = c.head;
-    d.fetch = [this, srcs, lets, tuples, head, outer](const std::vector<ExpP> &idx) {
+    d.fetch = [this, srcs, lets, tuples, head, outer, rebinders](const std::vector<ExpP> &idx) {
       Env saved = env;
       env = outer;
       for (auto &s : srcs) bindPattern(*s.first, itemOf(*this, s.second, idx[0]), true);
-      for (auto &t : tuples) {
+      for (size_t ti = 0; ti < tuples.size(); ++ti) {
+        auto &t = tuples[ti];
         Val e = elementAt(t.second, {idx[0]});
-        for (size_t k = 0; k < t.first.size(); ++k) bind(t.first[k], e.elems.at(k));
+        const TupleQuals *tq = nullptr;
+        for (auto &rb : rebinders)
+          if (rb.first == ti) tq = rb.second.get();
+        if (tq) bindTupleQuals(*this, *tq, e);
+        else
+          for (size_t k = 0; k < t.first.size(); ++k) bind(t.first[k], e.elems.at(k));
       }
       for (auto *q : lets) bindPattern(q->pattern, lower(q->expr), true);
       Val r = lower(head);
@@ -1141,10 +1248,153 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
       if (r.isArrayLike()) error(head->span, "unsupported: a nested array computed inside a parallel body");
       return r;
     };
+    // A head running a loop whose state varies in size, that a consumer's
+    // fold could not lift: the elements computed by a lifted loop instead.
+    if (inner == 0) {
+      Val lifted;
+      auto fetch = d.fetch;
+      if (liftComprehension(src0, rt, [fetch](const ExpP &j) { return fetch({j}); }, c.span, lifted)) return lifted;
+    }
     return d;
   }
   Val s = qualifierSeq(*this, qs, &src0, outer, c.span, rt, [this, head] { return lower(head); });
   tagSeq(s, "comprehension", c.span, nullptr);
+  // A head running a loop that must be lifted, where the comprehension's
+  // folds run: the qualifiers' variables (scalars) made indexable, then the
+  // elements made by a lifted loop (LowerNested.cpp).
+  if (liftNeeded(rt, [&] {
+        foldSeq(s, {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
+          leaves(item, c.span);
+          return acc;
+        }, c.span);
+      })) {
+    // Trailing filters whose condition runs such a loop (`count(p, xs)` is
+    // `sum([1 | x <- xs, p(x)])`): the tuples of the variables before them
+    // made indexable, their conjunction made by a lifted loop (a flag per
+    // tuple), then the tuples kept by it, and the head as below.
+    size_t firstF = qs.size();
+    while (firstF > 1 && qs[firstF - 1].kind == Qualifier::Filter) firstF--;
+    if (firstF < qs.size()) {
+      auto pre = std::make_shared<std::vector<Qualifier>>(qs.begin(), qs.begin() + firstF);
+      auto tq = std::make_shared<TupleQuals>(tupleQuals(*pre));
+      if (tq->ok && !tq->names.empty()) {
+        ExprP conj = qs[firstF].expr;
+        for (size_t k = firstF + 1; k < qs.size(); ++k) {
+          auto b = std::make_shared<arrc::Binary>();
+          b->op = BinOp::And, b->lhs = conj, b->rhs = qs[k].expr, b->type = conj->type, b->span = qs[k].span;
+          conj = b;
+        }
+        std::vector<std::string> names = tq->names;
+        TypeP tt = arrc::Type::tuple(tq->ts);
+        TypeP bt = arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Bool), 1);
+        Val pseq = qualifierSeq(*this, *tq->qs, tq->rewroteFirst ? nullptr : &src0, outer, c.span,
+                                arrc::Type::array(tt, 1), [this, names, tt] {
+          std::vector<Val> es;
+          for (auto &n : names) es.push_back(*lookup(n));
+          return Val::tuple(es, tt);
+        }, tq->qs);
+        auto bindAt = [this, tq, outer](const Val &e, const std::function<Val()> &f) {
+          Env saved = env;
+          env = outer;
+          bindTupleQuals(*this, *tq, e);
+          Val r = f();
+          env = saved;
+          return r;
+        };
+        bool condLifts = liftNeeded(bt, [&] {
+          foldSeq(pseq, {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
+            bindAt(item, [&] { return lower(conj); });
+            return acc;
+          }, c.span);
+        });
+        if (condLifts) {
+          Val tuples = indexable(pseq, c.span);
+          Val flags;
+          if (liftComprehension(tuples, bt, [this, tuples, bindAt, conj](const ExpP &j) {
+                return bindAt(elementAt(tuples, {j}), [&] { return lower(conj); });
+              }, c.span, flags, true)) {
+            Val kept;
+            kept.kind = Val::Seq;
+            kept.type = arrc::Type::array(tt, 1);
+            ExpP n = extent(tuples, 0, c.span);
+            kept.fold = [this, tuples, flags, n, at = c.span](const std::vector<ExpP> &init, const StepFn &step) {
+              Val ix;
+              ix.kind = Val::Delayed;
+              ix.type = arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Long), 1);
+              ix.dims = {n};
+              ix.fetch = [](const std::vector<ExpP> &i) {
+                return Val::scalar(i[0], arrc::Type::scalarOf(ScalarKind::Long));
+              };
+              return foldSeq(ix, init, [&](const std::vector<ExpP> &acc, const Val &jv) {
+                Val item = elementAt(tuples, {jv.e});
+                auto st = std::make_shared<If>();
+                st->cond = elementAt(flags, {jv.e}).e;
+                st->thenB = condBlock(st->cond, [&] { return step(acc, item); });
+                st->elseB.results = acc;
+                std::vector<ExpP> outs;
+                for (auto &a : acc) {
+                  int o = newVar("acc", a->type);
+                  st->outs.push_back(o);
+                  outs.push_back(varExp(o, a->type));
+                }
+                emit(st);
+                return outs;
+              }, at);
+            };
+            tagSeq(kept, "filter", c.span, n);
+            bool headLifts = liftNeeded(rt, [&] {
+              foldSeq(kept, {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
+                leaves(bindAt(item, [&] { return lower(head); }), c.span);
+                return acc;
+              }, c.span);
+            });
+            if (headLifts) {
+              Val ki = indexable(kept, c.span);
+              Val lifted;
+              if (liftComprehension(ki, rt, [this, ki, bindAt, head](const ExpP &j) {
+                    return bindAt(elementAt(ki, {j}), [&] { return lower(head); });
+                  }, c.span, lifted, true))
+                return lifted;
+            } else {
+              Val r;
+              r.kind = Val::Seq;
+              r.type = rt;
+              r.fold = [this, kept, bindAt, head, at = c.span](const std::vector<ExpP> &init, const StepFn &step) {
+                return foldSeq(kept, init, [&](const std::vector<ExpP> &acc, const Val &item) {
+                  return step(acc, bindAt(item, [&] { return lower(head); }));
+                }, at);
+              };
+              tagSeq(r, "comprehension", c.span, nullptr);
+              return r;
+            }
+          }
+        }
+      }
+    }
+    // (generators binding rows: over the row indices, the rows let-bound)
+    auto tq = std::make_shared<TupleQuals>(tupleQuals(qs));
+    if (tq->ok && !tq->names.empty()) {
+      std::vector<std::string> names = tq->names;
+      TypeP tt = arrc::Type::tuple(tq->ts);
+      Val seq = qualifierSeq(*this, *tq->qs, tq->rewroteFirst ? nullptr : &src0, outer, c.span,
+                             arrc::Type::array(tt, 1), [this, names, tt] {
+        std::vector<Val> es;
+        for (auto &n : names) es.push_back(*lookup(n));
+        return Val::tuple(es, tt);
+      }, tq->qs);
+      Val tuples = indexable(seq, c.span);
+      Val lifted;
+      auto elem = [this, tuples, tq, head, outer](const ExpP &j) {
+        Env saved = env;
+        env = outer;
+        bindTupleQuals(*this, *tq, elementAt(tuples, {j}));
+        Val r = lower(head);
+        env = saved;
+        return r;
+      };
+      if (liftComprehension(tuples, rt, elem, c.span, lifted, true)) return lifted;
+    }
+  }
   return s;
 }
 

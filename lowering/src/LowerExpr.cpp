@@ -998,6 +998,56 @@ Val Lowerer::lowerLoop(const arrc::Loop &e) {
       return out;
     }
   }
+  if (device && !scal && !liftLoopProbe && liftProbe) {
+    // Already inside a throwaway probe (its statements are all dropped and
+    // only whether it fails matters): one attempt instead of a trial plus a
+    // lowering, so nested scalar-state loops cost linear, not exponential,
+    // time in their depth.
+    Env savedEnv = env;
+    Block savedDiscard = probeDiscard;
+    Block *savedCur = cur;
+    size_t nf = frames.size();
+    try {
+      return lowerLoopPlain(e, init, st, false);
+    } catch (const LowerError &er) {
+      if (er.message.rfind("unsupported: a loop whose state holds arrays of varying extents", 0) != 0) throw;
+      env = savedEnv;
+      probeDiscard = savedDiscard;
+      cur = savedCur;
+      frames.resize(nf);
+      Val out;
+      nestedLoop(e, init, out);
+      return out;
+    }
+  }
+  if (device && !scal && !liftLoopProbe) {
+    // Scalar state, in a body: a loop inside whose body must be lifted but
+    // depends on this loop's state: this loop is lifted too (it holds the
+    // inner one's host loop).
+    try {
+      NoHoist nh(*this);
+      Block saved = probeDiscard;
+      liftProbe++;
+      try {
+        subBlock(true, [&] { return leaves(lowerLoopPlain(e, init, st, false), e.span); });
+      } catch (...) {
+        liftProbe--;
+        probeDiscard = saved;
+        throw;
+      }
+      liftProbe--;
+      probeDiscard = saved;
+    } catch (const LowerError &er) {
+      if (er.message.rfind("unsupported: a loop whose state holds arrays of varying extents", 0) != 0) throw;
+      Val out;
+      nestedLoop(e, init, out);
+      return out;
+    }
+  }
+  return lowerLoopPlain(e, init, st, scal);
+}
+
+Val Lowerer::lowerLoopPlain(const arrc::Loop &e, const Val &init, const TypeP &st, bool scal) {
   std::vector<std::vector<int64_t>> shapes;
   size_t si0 = 0;
   auto ls = scal ? scalarLeaves(init, shapes, true, si0, e.init->span) : leaves(init, e.init->span);

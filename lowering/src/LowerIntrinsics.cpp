@@ -178,6 +178,14 @@ static Val deviceSegOp(Lowerer &Lw, const std::string &name, const std::vector<V
     // element read: meant for small per-element arrays).
     Val xs = indexable(name == "sort" ? args[0] : args[1]);
     Val keys = name == "sort" ? xs : indexable(Lw.mapVal(args[0], {xs}, at, nullptr));
+    if (name == "sort_by" && keys.kind == Val::Delayed && keys.rank() == 1) {
+      // A key running a loop that must be lifted (varying state reading the
+      // element; the keys are read inside the sort's folds): the keys made
+      // first by a lifted loop (LowerNested.cpp).
+      Val lifted;
+      auto fetch = keys.fetch;
+      if (Lw.liftComprehension(keys, keys.type, [fetch](const ExpP &j) { return fetch({j}); }, at, lifted)) keys = lifted;
+    }
     keys = Lw.indexable(keys, at);
     ExpP n = Lw.bindScalar("n", Lw.extent(xs, 0, at));
     TypeP t = xs.type;
@@ -258,6 +266,58 @@ Val Lowerer::mapVal(const Val &f, const std::vector<Val> &arrs, const Span &at, 
 
 Val Lowerer::filterVal(const Val &p, const Val &arr, const Span &at) {
   TypeP et = elemTypeOf(arr.type);
+  if (device && arr.type && arr.type->isArray() && arr.type->rank == 1) {
+    // A predicate running a loop that must be lifted (its state varies in
+    // size and reads the element): the flags made first by a lifted loop
+    // (one per element, LowerNested.cpp), then the filter reads them.
+    TypeP bt = arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Bool), 1);
+    bool need = liftNeeded(bt, [&] {
+      if (arr.kind == Val::Seq)
+        foldSeq(arr, {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
+          apply(p, {item}, at);
+          return acc;
+        }, at);
+      else
+        apply(p, {elementAt(arr, {varExp(newVar("k", L1()), L1())})}, at);
+    });
+    if (need) {
+      Val src = arr.kind == Val::Seq ? indexable(arr, at) : arr;
+      Val flags;
+      if (liftComprehension(src, bt, [this, p, src, at](const ExpP &j) { return apply(p, {elementAt(src, {j})}, at); },
+                            at, flags, true)) {
+        Val ix;
+        ix.kind = Val::Delayed;
+        ix.type = arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Long), 1);
+        ix.dims = {extent(src, 0, at)};
+        ix.fetch = [](const std::vector<ExpP> &i) {
+          return Val::scalar(i[0], arrc::Type::scalarOf(ScalarKind::Long));
+        };
+        Val s;
+        s.kind = Val::Seq;
+        s.type = arr.type;
+        tagSeq(s, "filter", at, ix.dims[0]);
+        s.fold = [this, ix, src, flags, at](const std::vector<ExpP> &init, const StepFn &step) {
+          return foldSeq(ix, init, [&](const std::vector<ExpP> &acc, const Val &jv) {
+            Val item = elementAt(src, {jv.e});
+            Val c = elementAt(flags, {jv.e});
+            auto st = std::make_shared<If>();
+            st->cond = c.e;
+            st->thenB = condBlock(st->cond, [&] { return step(acc, item); });
+            st->elseB.results = acc;
+            std::vector<ExpP> outs;
+            for (auto &a : acc) {
+              int o = newVar("acc", a->type);
+              st->outs.push_back(o);
+              outs.push_back(varExp(o, a->type));
+            }
+            emit(st);
+            return outs;
+          }, at);
+        };
+        return s;
+      }
+    }
+  }
   if (device) {
     Val s;
     s.kind = Val::Seq;
@@ -381,6 +441,16 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
   if (name == "map") {
     need(2);
     std::vector<Val> arrs(args.begin() + 1, args.end());
+    if (device && arrs.size() == 1 && arrs[0].kind == Val::Seq && rt && rt->isArray() && rt->rank == 1 &&
+        liftNeeded(rt, [&] {
+          foldSeq(arrs[0], {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
+            leaves(apply(args[0], {item}, at), at);
+            return acc;
+          }, at);
+        }))
+      // f runs a loop that must be lifted, over an irregular array: the
+      // array made indexable, then f's results made by a lifted loop (below).
+      arrs[0] = indexable(arrs[0], at);
     if (device && arrs.size() == 1 && arrs[0].kind == Val::Seq) {
       Val src = arrs[0], f = args[0];
       Val s;
@@ -443,7 +513,15 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
         throw;
       }
     }
-    return mapVal(args[0], arrs, at, rt);
+    Val r = mapVal(args[0], arrs, at, rt);
+    if (device && r.kind == Val::Delayed && r.rank() == 1) {
+      // f runs a loop that must be lifted, where a consumer's fold reads
+      // the elements: the elements made by a lifted loop (LowerNested.cpp).
+      Val lifted;
+      auto fetch = r.fetch;
+      if (liftComprehension(r, r.type, [fetch](const ExpP &j) { return fetch({j}); }, at, lifted)) return lifted;
+    }
+    return r;
   }
   if (name == "filter") { need(2); return filterVal(args[0], args[1], at); }
   if (name == "zip") {
@@ -831,6 +909,82 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
       });
     }
     TypeP et = rt && rt->isArray() ? rt->elem : nullptr;
+    if (device && xs.type && xs.type->isArray() && xs.type->rank == 1) {
+      // A size function running a loop that must be lifted (varying state
+      // reading the element; sizes are computed inside a fold): the sizes
+      // made first by a lifted loop (LowerNested.cpp), then the expansion
+      // reads them.
+      TypeP it = arrc::Type::scalarOf(ScalarKind::Int);
+      TypeP st = arrc::Type::array(it, 1);
+      bool need = liftNeeded(st, [&] {
+        if (xs.kind == Val::Seq)
+          foldSeq(xs, {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
+            apply(sz, {item}, at);
+            return acc;
+          }, at);
+        else
+          apply(sz, {elementAt(xs, {varExp(newVar("k", L1()), L1())})}, at);
+      });
+      Val src = need && xs.kind == Val::Seq ? indexable(xs, at) : xs;
+      Val sizes;
+      if (need && liftComprehension(src, st, [this, sz, src, at](const ExpP &j) { return apply(sz, {elementAt(src, {j})}, at); },
+                                    at, sizes, true)) {
+        Val ix = mkDelayed(arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Long), 1), {extent(src, 0, at)},
+                           [](const std::vector<ExpP> &i) {
+                             return Val::scalar(i[0], arrc::Type::scalarOf(ScalarKind::Long));
+                           });
+        Val s;
+        s.kind = Val::Seq;
+        s.type = rt;
+        s.fold = [this, get, src, sizes, ix, it, at](const std::vector<ExpP> &init, const StepFn &step) {
+          return foldSeq(ix, init, [&](const std::vector<ExpP> &acc, const Val &jv) {
+            Val x = elementAt(src, {jv.e});
+            Val n = elementAt(sizes, {jv.e});
+            Val r = mkDelayed(arrc::Type::array(it, 1), {toLong(n.e)}, [it](const std::vector<ExpP> &i) {
+              return Val::scalar(convertExp(i[0], ScalarKind::Int), it);
+            });
+            return foldSeq(r, acc, [&](const std::vector<ExpP> &a, const Val &j) { return step(a, apply(get, {x, j}, at)); }, at);
+          }, at);
+        };
+        tagSeq(s, "expand", at, nullptr);
+        return s;
+      }
+    }
+    if (device && rt && rt->isArray() && rt->rank == 1) {
+      // A get function running a loop that must be lifted (varying state
+      // reading x or j): the pairs (x, j) made indexable, then the elements
+      // made by a lifted loop, one per pair (LowerNested.cpp).
+      TypeP it = arrc::Type::scalarOf(ScalarKind::Int);
+      TypeP pt = arrc::Type::tuple({xt, it});
+      Val pairs;
+      pairs.kind = Val::Seq;
+      pairs.type = arrc::Type::array(pt, 1);
+      pairs.fold = [this, sz, xs, pt, it, at](const std::vector<ExpP> &init, const StepFn &step) {
+        return foldSeq(xs, init, [&](const std::vector<ExpP> &acc, const Val &x) {
+          Val n = apply(sz, {x}, at);
+          Val r = mkDelayed(arrc::Type::array(it, 1), {toLong(n.e)}, [it](const std::vector<ExpP> &i) {
+            return Val::scalar(convertExp(i[0], ScalarKind::Int), it);
+          });
+          return foldSeq(r, acc, [&](const std::vector<ExpP> &a, const Val &j) { return step(a, Val::tuple({x, j}, pt)); }, at);
+        }, at);
+      };
+      tagSeq(pairs, "expand", at, nullptr);
+      bool need = liftNeeded(rt, [&] {
+        foldSeq(pairs, {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &p) {
+          leaves(apply(get, {p.elems.at(0), p.elems.at(1)}, at), at);
+          return acc;
+        }, at);
+      });
+      if (need) {
+        Val pi = indexable(pairs, at);
+        Val out;
+        if (liftComprehension(pi, rt, [this, pi, get, at](const ExpP &j) {
+              Val p = elementAt(pi, {j});
+              return apply(get, {p.elems.at(0), p.elems.at(1)}, at);
+            }, at, out, true))
+          return out;
+      }
+    }
     if (device) {
       Val s;
       s.kind = Val::Seq;
@@ -885,7 +1039,22 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     // functions, by the cost rule (LowerNested.cpp).
     Val flat;
     if (name == "sort" && args.size() == 1 && flattenSort(nullptr, args[0], at, flat)) return flat;
-    if (name == "sort_by" && args.size() == 2 && flattenSort(&args[0], args[1], at, flat)) return flat;
+    // (a key running a loop that must be lifted: the sequential scheme, whose
+    // keys a lifted loop makes first, see deviceSegOp)
+    auto keyLifts = [&] {
+      const Val &xs = args[1];
+      if (!xs.type || !xs.type->isArray() || xs.type->rank != 1) return false;
+      return liftNeeded(arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Long), 1), [&] {
+        if (xs.kind == Val::Seq)
+          foldSeq(xs, {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
+            apply(args[0], {item}, at);
+            return acc;
+          }, at);
+        else
+          apply(args[0], {elementAt(xs, {varExp(newVar("k", L1()), L1())})}, at);
+      });
+    };
+    if (name == "sort_by" && args.size() == 2 && !keyLifts() && flattenSort(&args[0], args[1], at, flat)) return flat;
     if (name == "hist" && args.size() == 5 && flattenHist(args[0], args[1], args[2], args[3], args[4], at, rt, flat))
       return flat;
     if (name == "reduce_by_key") {

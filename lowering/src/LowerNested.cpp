@@ -778,7 +778,7 @@ Val Lowerer::indexable(const Val &v, const Span &at) {
   if (v.seq && v.seq->scanSrc) {
     // A scan: a segmented scan when flattened, else element k is a fold.
     if (!flattenScan(*v.seq->scanOp, *v.seq->scanNe, *v.seq->scanSrc, wat, r)) r = kthSelect(*this, v, at);
-    v.seq->flat.push_back({frames.back().id, std::make_shared<Val>(r)});
+    if (!liftProbe && !noHoist) v.seq->flat.push_back({frames.back().id, std::make_shared<Val>(r)});
     return r;
   }
   bool flat = options.nested != LowerOptions::Nested::Sequential && captureCtx(*this, c, why) &&
@@ -802,7 +802,7 @@ Val Lowerer::indexable(const Val &v, const Span &at) {
     noteSequential(*this, what, wat, why + "; element k found by a fold");
     r = kthSelect(*this, v, at);
   }
-  if (v.seq) v.seq->flat.push_back({frames.back().id, std::make_shared<Val>(r)});
+  if (v.seq && !liftProbe && !noHoist) v.seq->flat.push_back({frames.back().id, std::make_shared<Val>(r)});
   return r;
 }
 
@@ -1194,7 +1194,9 @@ namespace {
 // A loop state component: a scalar leaf or a rank-1 array.
 struct LoopComp {
   bool array = false;
-  TypeP type;
+  TypeP type; // an array component: rank 1 (a state array of rank r >= 2 is
+              // carried flattened, row-major, followed by its r extents as
+              // scalar components)
 };
 
 bool stateComps(const TypeP &t, std::vector<LoopComp> &out) {
@@ -1205,8 +1207,10 @@ bool stateComps(const TypeP &t, std::vector<LoopComp> &out) {
     return true;
   }
   if (t->isArray()) {
-    if (t->rank != 1) return false;
-    out.push_back({true, t});
+    if (t->rank < 1) return false;
+    out.push_back({true, t->rank == 1 ? t : arrc::Type::array(t->elem, 1)});
+    if (t->rank > 1)
+      for (int k = 0; k < t->rank; ++k) out.push_back({false, arrc::Type::scalarOf(ScalarKind::Long)});
     return true;
   }
   if (t->isScalar()) {
@@ -1216,19 +1220,65 @@ bool stateComps(const TypeP &t, std::vector<LoopComp> &out) {
   return false;
 }
 
-void valComps(const Val &v, std::vector<Val> &out) {
+// The components of a state value (stateComps' order): an array of rank r >= 2
+// becomes its row-major flattening (an index function) and its r extents.
+void valComps(Lowerer &L, const Val &v, std::vector<Val> &out, const Span &at) {
   if (v.kind == Val::Tuple) {
-    for (auto &e : v.elems) valComps(e, out);
+    for (auto &e : v.elems) valComps(L, e, out, at);
+    return;
+  }
+  if ((v.kind == Val::Array || v.kind == Val::Delayed) && v.rank() > 1) {
+    int r = v.rank();
+    std::vector<ExpP> ext;
+    for (int k = 0; k < r; ++k) ext.push_back(L.extent(v, k, at));
+    ExpP total = constLong(1);
+    for (auto &d : ext) total = mulL(total, d);
+    Val d;
+    d.kind = Val::Delayed;
+    d.type = arrc::Type::array(v.type->elem, 1);
+    d.dims = {total};
+    Lowerer *Lp = &L;
+    d.fetch = [Lp, v, ext](const std::vector<ExpP> &i) {
+      std::vector<ExpP> idx(ext.size());
+      ExpP q = toLong(i[0]);
+      for (int k = int(ext.size()) - 1; k >= 0; --k) {
+        if (k == 0) {
+          idx[k] = q;
+        } else {
+          idx[k] = binaryExp(BinOp::Mod, q, toLong(ext[k]));
+          q = binaryExp(BinOp::Div, q, toLong(ext[k]));
+        }
+      }
+      return Lp->elementAt(v, idx);
+    };
+    out.push_back(d);
+    for (auto &e : ext) out.push_back(Val::scalar(e, arrc::Type::scalarOf(ScalarKind::Long)));
     return;
   }
   out.push_back(v);
 }
 
-Val compsToVal(const TypeP &t, const std::vector<Val> &comps, size_t &pos) {
+Val compsToVal(Lowerer &L, const TypeP &t, const std::vector<Val> &comps, size_t &pos) {
   if (t->kind == arrc::Type::Tuple) {
     std::vector<Val> es;
-    for (auto &e : t->elems) es.push_back(compsToVal(e, comps, pos));
+    for (auto &e : t->elems) es.push_back(compsToVal(L, e, comps, pos));
     return Val::tuple(es, t);
+  }
+  if (t->isArray() && t->rank > 1) {
+    Val flat = comps.at(pos++);
+    std::vector<ExpP> ext;
+    for (int k = 0; k < t->rank; ++k) ext.push_back(comps.at(pos++).e);
+    Val d;
+    d.kind = Val::Delayed;
+    d.type = t;
+    d.dims = ext;
+    Lowerer *Lp = &L;
+    d.fetch = [Lp, flat, ext](const std::vector<ExpP> &idx) {
+      ExpP f = constLong(0);
+      for (size_t k = 0; k < idx.size(); ++k) f = addL(mulL(f, ext[k]), idx[k]);
+      return Lp->elementAt(flat, {f});
+    };
+    return d;
   }
   return comps.at(pos++);
 }
@@ -1328,26 +1378,136 @@ std::vector<ExpP> segsArrays(const Segs &g) {
 } // namespace
 
 bool Lowerer::nestedLoop(const arrc::Loop &e, const Val &init, Val &out) {
+  LiftSpec sp;
+  sp.st = e.type ? e.type : init.type;
+  sp.isFor = e.form == arrc::Loop::For;
+  sp.span = e.span;
+  sp.initSpan = e.init->span;
+  sp.bodySpan = e.body->span;
+  if (sp.isFor)
+    sp.bound = [this, &e] {
+      Val b = lower(e.bound);
+      if (b.kind != Val::Scalar) error(e.bound->span, "unsupported loop bound");
+      return b;
+    };
+  sp.bindState = [this, &e](const Val &state, const ExpP &t, const Val &bound) {
+    bindPattern(e.pattern, state, false);
+    if (t && !e.indexName.empty()) bind(e.indexName, Val::scalar(convertExp(t, bound.e->type.elem), e.bound->type));
+  };
+  sp.body = [this, &e] { return lower(e.body); };
+  if (!sp.isFor) sp.cond = [this, &e] { return lower(e.cond).e; };
+  std::vector<LoopComp> cs;
+  bool anyArray = false;
+  if (stateComps(sp.st, cs))
+    for (auto &c : cs) anyArray = anyArray || c.array;
+  if (!anyArray) sp.why = "a loop in its body must be lifted and reads its state, so it runs once for all elements too";
+  return liftLoop(sp, init, out);
+}
+
+// Inside an enclosing lifted loop's probe (its context columns are not made
+// yet): the loop's code lowered once for what it reads (into probeDiscard),
+// its result a placeholder of the state's type.
+static Val probeOnlyLoop(Lowerer &L, const Lowerer::LiftSpec &e, const std::vector<LoopComp> &comps,
+                         const std::vector<Val> &initComps) {
+  Lowerer::NoHoist nh(L);
+  auto placeholder = [&] {
+    std::vector<Val> sv;
+    for (auto &c : comps) {
+      if (!c.array) {
+        sv.push_back(Val::scalar(L.bindScalar("s", varExp(L.newVar("p", scalarT(c.type->scalar)), scalarT(c.type->scalar))), c.type));
+        continue;
+      }
+      std::vector<ScalarKind> ks = kindsOf(c.type);
+      std::vector<ExpP> ls;
+      for (auto k : ks) ls.push_back(varExp(L.newVar("p", scalarT(k)), scalarT(k)));
+      Val d;
+      d.kind = Val::Delayed;
+      d.type = c.type;
+      d.dims = {lv(L.newVar("n", L1()))};
+      Lowerer *Lp = &L;
+      TypeP et = c.type->elem;
+      d.fetch = [Lp, ls, et](const std::vector<ExpP> &) {
+        size_t p = 0;
+        return Lp->rebuild(et, ls, p);
+      };
+      sv.push_back(d);
+    }
+    size_t pos = 0;
+    return compsToVal(L, e.st, sv, pos);
+  };
+  int j = L.newVar("j", L1());
+  auto touch = [&](const std::vector<Val> &vs, const Span &at, std::vector<ExpP> &r) {
+    for (auto &v : vs) {
+      if (v.kind == Val::Scalar) {
+        r.push_back(v.e);
+        continue;
+      }
+      if (v.kind == Val::Seq) {
+        auto f = probeFold(L, v, at);
+        r.insert(r.end(), f.begin(), f.end());
+        continue;
+      }
+      r.push_back(L.extent(v, 0, at));
+      auto ls = L.leaves(L.elementAt(v, {lv(j)}), at);
+      r.insert(r.end(), ls.begin(), ls.end());
+    }
+  };
+  Block b = L.subBlock(true, [&] {
+    std::vector<ExpP> r;
+    touch(initComps, e.initSpan, r);
+    Val bound;
+    if (e.isFor) {
+      bound = e.bound();
+      r.push_back(bound.e);
+    }
+    e.bindState(placeholder(), e.isFor ? lv(L.newVar("t", L1())) : nullptr, bound);
+    if (!e.isFor) r.push_back(e.cond());
+    Val nb = e.body();
+    std::vector<Val> rc;
+    valComps(L, nb, rc, e.bodySpan);
+    touch(rc, e.bodySpan, r);
+    return r;
+  });
+  auto m = std::make_shared<Map>();
+  m->dims = {constLong(1)};
+  m->index = {L.newVar("s", L1())};
+  m->body = b;
+  L.probeDiscard.stmts.push_back(m);
+  return placeholder();
+}
+
+bool Lowerer::liftLoop(const LiftSpec &e, const Val &init, Val &out) {
   NestCtx c0;
   std::string why;
   auto fail = [&](const std::string &w) -> bool {
     error(e.span, "unsupported: a loop whose state holds arrays of varying extents inside a parallel body (" + w + ")");
   };
   if (!captureCtx(*this, c0, why)) return fail(why);
-  TypeP st = e.type ? e.type : init.type;
+  TypeP st = e.st;
   std::vector<LoopComp> comps;
   if (!stateComps(st, comps)) return fail("a state array of rank > 1");
   std::vector<Val> initComps;
-  valComps(init, initComps);
+  valComps(*this, init, initComps, e.initSpan);
   if (initComps.size() != comps.size()) return fail("internal: state components");
-  bool isFor = e.form == arrc::Loop::For;
-  Val bound;
-  if (isFor) {
-    bound = lower(e.bound);
-    if (bound.kind != Val::Scalar) error(e.bound->span, "unsupported loop bound");
+  if (liftLoopProbe) {
+    out = probeOnlyLoop(*this, e, comps, initComps);
+    return true;
   }
+  bool isFor = e.isFor;
+  Val bound;
+  if (isFor) bound = e.bound();
   Env loopEnv = env;
-  std::string where = "loop " + locString(sources, e.span);
+  std::string where = e.what + " " + locString(sources, e.span);
+  std::string rankNote;
+  {
+    std::function<void(const TypeP &)> rec = [&](const TypeP &t) {
+      if (t && t->kind == arrc::Type::Tuple)
+        for (auto &x : t->elems) rec(x);
+      else if (t && t->isArray() && t->rank > 1)
+        rankNote = "; state of rank " + std::to_string(t->rank) + " carried flattened (row-major) with its extents";
+    };
+    rec(st);
+  }
 
   // One pass over the loop's code for every segment (the virtual body):
   // the state is each segment's part of the host arrays `params`, the new
@@ -1386,12 +1546,10 @@ bool Lowerer::nestedLoop(const arrc::Loop &e, const Val &init, Val &out) {
         sv.push_back(d);
       }
       size_t pos = 0;
-      bindPattern(e.pattern, compsToVal(st, sv, pos), false);
-      if (isFor && !e.indexName.empty())
-        bind(e.indexName, Val::scalar(convertExp(t, bound.e->type.elem), e.bound->type));
+      e.bindState(compsToVal(*this, st, sv, pos), isFor ? t : nullptr, bound);
       ExpP act;
       if (isFor) act = cnt ? binaryExp(BinOp::Lt, t, readExp(cnt, {kv})) : constBool(true);
-      else act = lower(e.cond).e;
+      else act = e.cond();
       act = bindScalar("active", act);
       NestCtx ctop;
       std::string w;
@@ -1400,15 +1558,15 @@ bool Lowerer::nestedLoop(const arrc::Loop &e, const Val &init, Val &out) {
       std::vector<Segs> newArr(comps.size());
       std::vector<ExpP> newScal(comps.size());
       Block actBlock = condBlock(act, [&] {
-        Val r = lower(e.body);
+        Val r = e.body();
         std::vector<Val> rc;
-        valComps(r, rc);
+        valComps(*this, r, rc, e.bodySpan);
         if (probe) {
           // what flattening the new state would evaluate, inline
           int j = newVar("j", L1());
           for (size_t q = 0; q < comps.size(); ++q) {
             if (comps[q].array)
-              for (auto &g : segGens(*this, rc[q], e.body->span))
+              for (auto &g : segGens(*this, rc[q], e.bodySpan))
                 for (auto &x : g(kv, lv(j))) bindScalar("p", x); // bound: the probe sees what the elements read
             else
               bindScalar("s", rc[q].e);
@@ -1421,7 +1579,7 @@ bool Lowerer::nestedLoop(const arrc::Loop &e, const Val &init, Val &out) {
         std::vector<Gen> gens;
         for (size_t q = 0; q < comps.size(); ++q) {
           if (comps[q].array) {
-            auto g = segGens(*this, rc[q], e.body->span);
+            auto g = segGens(*this, rc[q], e.bodySpan);
             gens.insert(gens.end(), g.begin(), g.end());
           } else {
             Val x = rc[q];
@@ -1433,7 +1591,7 @@ bool Lowerer::nestedLoop(const arrc::Loop &e, const Val &init, Val &out) {
         HostScope h(*this, cv, "");
         for (size_t q = 0; q < comps.size(); ++q) {
           if (comps[q].array) {
-            newArr[q] = buildSegs(*this, cv, rc[q], e.body->span);
+            newArr[q] = buildSegs(*this, cv, rc[q], e.bodySpan);
           } else {
             Val x = rc[q];
             newScal[q] = perSegmentVals(*this, cv, {comps[q].type->scalar}, "state", [&] { return std::vector<ExpP>{x.e}; })[0];
@@ -1496,6 +1654,11 @@ bool Lowerer::nestedLoop(const arrc::Loop &e, const Val &init, Val &out) {
     std::set<int> outerNeed;
     {
       NoHoist nh(*this);
+      struct ProbeDepth {
+        int &d;
+        explicit ProbeDepth(int &x) : d(x) { d++; }
+        ~ProbeDepth() { d--; }
+      } pd(liftLoopProbe);
       const int probeStart = int(mod.vars.size());
       Block fakeHost;
       Block *savedCur = cur;
@@ -1549,7 +1712,7 @@ bool Lowerer::nestedLoop(const arrc::Loop &e, const Val &init, Val &out) {
     std::vector<Gen> gens;
     for (size_t q = 0; q < comps.size(); ++q) {
       if (comps[q].array) {
-        auto g = segGens(*this, initComps[q], e.init->span);
+        auto g = segGens(*this, initComps[q], e.initSpan);
         gens.insert(gens.end(), g.begin(), g.end());
       } else {
         Val x = initComps[q];
@@ -1572,8 +1735,8 @@ bool Lowerer::nestedLoop(const arrc::Loop &e, const Val &init, Val &out) {
     std::vector<ExpP> finalArrs;
     {
       HostScope hs(*this, c0, where + " in " + (c0.chain[0].where.empty() ? std::string("a parallel body") : c0.chain[0].where) +
-                                  ": its state arrays vary in size, so it runs once for all elements (flattened state, "
-                                  "memory sized by each iteration's counts)");
+                                  ": " + e.why + " (flattened state, memory sized by each iteration's counts" +
+                                  rankNote + ")");
       // The enclosing body's values, per segment.
       std::map<int, ExpP> cols;
       if (!outerVars.empty()) {
@@ -1590,7 +1753,7 @@ bool Lowerer::nestedLoop(const arrc::Loop &e, const Val &init, Val &out) {
       std::vector<ExpP> initArrs;
       for (size_t q = 0; q < comps.size(); ++q) {
         if (comps[q].array) {
-          auto a = segsArrays(buildSegs(*this, c0, initComps[q], e.init->span));
+          auto a = segsArrays(buildSegs(*this, c0, initComps[q], e.initSpan));
           initArrs.insert(initArrs.end(), a.begin(), a.end());
         } else {
           Val x = initComps[q];
@@ -1667,11 +1830,101 @@ bool Lowerer::nestedLoop(const arrc::Loop &e, const Val &init, Val &out) {
       outComps.push_back(segValue(*this, c0, stateSegs(comps[q], fs.comp[q])));
     }
     size_t pos = 0;
-    out = compsToVal(st, outComps, pos);
+    out = compsToVal(*this, st, outComps, pos);
     return true;
   } catch (const NotReplayable &x) {
     return fail(x.why);
   }
+}
+
+
+static bool scalarTree(const TypeP &t) {
+  if (!t) return false;
+  if (t->isScalar()) return true;
+  if (t->kind == arrc::Type::Tuple) {
+    for (auto &e : t->elems)
+      if (!scalarTree(e)) return false;
+    return true;
+  }
+  return false;
+}
+
+bool Lowerer::liftNeeded(const TypeP &rt, const std::function<void()> &touch) {
+  if (!device || liftProbe || liftLoopProbe || !rt || !rt->isArray() || rt->rank != 1 || !scalarTree(rt->elem)) return false;
+  // Probe: the elements evaluated inside a sequential fold (where a consumer
+  // reads them); only a loop that cannot be lifted from there asks for this.
+  bool need = false;
+  NoHoist nh(*this);
+  Block savedDiscard = probeDiscard;
+  liftProbe++;
+  try {
+    subBlock(true, [&] {
+      touch();
+      return std::vector<ExpP>{};
+    });
+  } catch (const LowerError &er) {
+    need = er.message.rfind("unsupported: a loop whose state holds arrays of varying extents", 0) == 0;
+  }
+  liftProbe--;
+  probeDiscard = savedDiscard;
+  return need;
+}
+
+bool Lowerer::liftComprehension(const Val &src, const TypeP &rt, const std::function<Val(const ExpP &)> &elem,
+                                const Span &at, Val &out, bool probed) {
+  if (!probed && !liftNeeded(rt, [&] { leaves(elem(varExp(newVar("k", L1()), L1())), at); })) return false;
+  // A loop over the elements (state: the comprehension's array, all zeros at
+  // first; iteration t sets element t), lifted like a loop of the body: the
+  // head's loop then sits in the lifted loop's body, which it can leave.
+  TypeP et = rt->elem;
+  std::vector<ScalarKind> ks;
+  typeLeaves(et, ks);
+  ExpP n = bindScalar("n", toLong(extent(src, 0, at)));
+  Val init;
+  init.kind = Val::Delayed;
+  init.type = rt;
+  init.dims = {n};
+  init.fetch = [this, ks, et](const std::vector<ExpP> &) {
+    std::vector<ExpP> z;
+    for (auto k : ks) z.push_back(constZero(k));
+    size_t p = 0;
+    return rebuild(et, z, p);
+  };
+  LiftSpec sp;
+  sp.st = rt;
+  sp.isFor = true;
+  sp.span = sp.initSpan = sp.bodySpan = at;
+  sp.what = "array";
+  sp.why = "its elements run a loop whose state varies in size and that reads their variables where a fold would "
+           "run it, so they are made by a loop lifted out of the body, one element per iteration";
+  sp.bound = [n] { return Val::scalar(n, arrc::Type::scalarOf(ScalarKind::Long)); };
+  auto acc = std::make_shared<Val>();
+  auto tt = std::make_shared<ExpP>();
+  sp.bindState = [acc, tt](const Val &s, const ExpP &t, const Val &) {
+    *acc = s;
+    *tt = t;
+  };
+  sp.body = [this, acc, tt, elem, at, et, rt]() {
+    ExpP t = bindScalar("t", toLong(*tt));
+    Val x = elem(t);
+    std::vector<ExpP> xs;
+    for (auto &l : leaves(x, at)) xs.push_back(bindScalar("x", l));
+    Val a = *acc;
+    Val d;
+    d.kind = Val::Delayed;
+    d.type = rt;
+    d.dims = {extent(a, 0, at)};
+    d.fetch = [this, a, t, xs, at, et](const std::vector<ExpP> &i) {
+      auto old = leaves(elementAt(a, i), at);
+      ExpP here = binaryExp(BinOp::Eq, toLong(i[0]), t);
+      std::vector<ExpP> r;
+      for (size_t k = 0; k < xs.size(); ++k) r.push_back(selectExp(here, xs[k], old.at(k)));
+      size_t p = 0;
+      return rebuild(et, r, p);
+    };
+    return d;
+  };
+  return liftLoop(sp, init, out);
 }
 
 } // namespace arrc::lower

@@ -398,6 +398,227 @@ def host_worklist(xs):
     return rounds
 
 
+# ---------------------------------------------------------------- nested_loops_fold.arr
+def fold_loop(m):
+    out = []
+    for r in m:
+        s = 0
+        for k in r:
+            a = [k]
+            for _ in range(max(cmod(k, 4), 0)):
+                a = a + a
+            s += len(a)
+        out.append(s)
+    return out
+
+
+def fold_loop_vals(m):
+    out = []
+    for i, r in enumerate(m):
+        s = 0
+        for k in r:
+            a = [k]
+            for j in range(max(cmod(k, 3), 0)):
+                a = a + [v + j + i for v in a]
+            s += sum(a)
+        out.append(i32(s))
+    return out
+
+
+def fold_worklist(m):
+    out = []
+    for r in m:
+        s = 0
+        for k in r:
+            w = list(r)
+            while len(w) > 0 and w[0] != k:
+                w = w[1:]
+            s += len(w) * len(w)
+        out.append(s)
+    return out
+
+
+def fold_rows(m):
+    out = []
+    for r in m:
+        s = 0
+        for k in r:
+            g = [[k, 1]]
+            for j in range(max(cmod(k, 3), 0)):
+                g = g + [[j, k]]
+            s += len(g) * 10 + g[-1][1]
+        out.append(s)
+    return out
+
+
+def grow_rows(ns):
+    out = []
+    for n in ns:
+        g = [[n, 1]]
+        for j in range(max(cmod(n, 5), 0)):
+            g = g + [[j, n * j]]
+        out.append(sum(row[0] * 10 + row[1] for row in g) * 100 + len(g) * 10 + len(g[0]))
+    return out
+
+
+def grow_cols(m):
+    out = []
+    for i, row in enumerate(m):
+        g = [[v] for v in row]          # n x 1
+        for j in range(i + 1):
+            col0 = [g[r][0] for r in range(len(g))]
+            g = [g[r] + [col0[r] * (j + 2)] for r in range(len(g))]
+        out.append(sum(sum(g[r]) * (r + 1) for r in range(len(g))) * 10 + len(g[0]))
+    return out
+
+
+def rows_while(xs):
+    out = []
+    for x in xs:
+        g, c = [[x, 0]], 0
+        while g[-1][0] > 1:
+            g = g + [[cdiv(g[-1][0], 2), c + 1]]
+            c += 1
+        out.append(sum(r[0] + r[1] for r in g) * 100 + c)
+    return out
+
+
+def host_rows(n):
+    g = [[1, 2]]
+    for j in range(n):
+        g = g + [[j, j * j]]
+    return g
+
+
+def host_cols(n):
+    g = [[1], [2]]
+    for j in range(n):
+        g = [g[0] + [j], g[1] + [2 * j]]
+    return g
+
+
+def via_map(m):
+    return [sum((2 + max(cmod(k, 3), 0)) * k for k in r) for r in m]
+
+
+def via_filter(m):
+    return [sum(2 ** max(cmod(k, 4), 0) for k in r if k > 0) for r in m]
+
+
+def via_loop(xs):
+    out = []
+    for x in xs:
+        s = 0
+        for j in range(max(cmod(x, 4), 0)):
+            a = [s]
+            for _ in range(max(cmod(s + j, 3), 0)):
+                a = a + a
+            s = s + len(a)
+        out.append(s)
+    return out
+
+
+# the predicate of a filter runs a loop whose state varies (issue 13 item 5)
+def filt_pred(m):
+    return [sum(1 for k in r if 2 ** max(cmod(k, 3), 0) > 2) for r in m]
+
+
+def filt_pred_vals(m):
+    out = []
+    for i, r in enumerate(m):
+        p = [k for k in r if k + i * max(cmod(k, 3), 0) > 0]
+        out.append(sum(p) * 10 + (p[0] if p else -100))
+    return out
+
+
+def filt_pred_seq(m):
+    out = []
+    for r in m:
+        p = [k for k in r if k != 0 and k % 2 != 0 and len([k] * (1 + max(cmod(k, 4), 0))) > 2]
+        out.append(len(p) * 1000 + sum(p))
+    return out
+
+
+# a zip branch with several generators binding an array (a row)
+def zip_rows(m, ys):
+    return [sum(x + y for x, y in zip(r, ys)) for r in m]
+
+
+def zip_rows_len(m):
+    out = []
+    for r in m:
+        xs = pos(r) + pos(m[0])
+        out.append(sum(x * len(r) + y for x, y in zip(xs, xs)))
+    return out
+
+
+def zip_rows_let(m, ys):
+    return [sum(x * y for x, y in zip(r[::-1], ys)) for r in m]
+
+
+# a sort key, an expand's size, a comprehension binding rows: each runs a loop
+# whose state varies (issue 13 item 5)
+def sort_key(m):
+    out = []
+    for r in m:
+        srt = sorted(r, key=lambda k: 2 ** max(cmod(k, 4), 0) * 100 - k)
+        out.append(i32(sum(v * (j + 1) for j, v in enumerate(srt)) * 1000 + srt[0]))
+    return out
+
+
+def expand_size(m):
+    return [sum(k * j + 1 for k in r for j in range(2 ** max(cmod(k, 3), 0))) for r in m]
+
+
+def rows_comp(m):
+    return [sum(2 ** max(cmod(x, 3), 0) * len(r) for r in (row, m[0]) for x in r) for row in m]
+
+
+def expand_get(m):
+    return [sum(2 ** max(j + cmod(k, 2), 0) + k for k in r for j in range(max(cmod(k, 3) + 1, 0))) for r in m]
+
+
+# a map over a filter's result, count / any / all / partition (comprehension
+# filters), and consumers of lifted elements (scan, hist, reduce_by_key)
+def lens3(k):
+    return 2 ** max(cmod(k, 3), 0)
+
+
+def map_filt(m):
+    return [sum(lens3(k) for k in r if k > 0) for r in m]
+
+
+def count_loop(m):
+    return [sum(1 for k in r if lens3(k) > 2) for r in m]
+
+
+def any_all(m):
+    return [(1 if any(lens3(k) > 2 for k in r) else 0) + (10 if all(2 + max(cmod(k, 3), 0) < 4 for k in r) else 0)
+            for r in m]
+
+
+def part_loop(m):
+    out = []
+    for r in m:
+        p = [k for k in r if lens3(k) > 2]
+        q = [k for k in r if not lens3(k) > 2]
+        out.append(len(p) * 100 + len(q) + (p[0] * 10000 if p else 0))
+    return out
+
+
+def both_lift(m):
+    return [sum(2 ** max(cmod(k, 4), 0) for k in r if lens3(k) > 1) for r in m]
+
+
+def consumers(m):
+    out = []
+    for r in m:
+        ls = [lens3(k) for k in r]
+        h1 = sum(1 for v in ls if v % 3 == 1)
+        out.append(sum(ls) * 10000 + h1 * 100 + len(set(ls)))
+    return out
+
+
 CASES = {
     "second_positive": [(M1,), (M2,)],
     "per_row_distinct": [(M1,), (M2,)],
@@ -437,6 +658,34 @@ CASES = {
     "sort_rounds": [(M1,), (M2,)],
     "host_double": [(0,), (4,)],
     "host_worklist": [([1, 2, 30, 100, 7],), ([],)],
+    "fold_loop": [(M1,), (M2,)],
+    "fold_loop_vals": [(M1,), (M2,)],
+    "fold_worklist": [(M1,), (M2,)],
+    "fold_rows": [(M1,), (M2,)],
+    "grow_rows": [([0, 1, 3, 4, 7, -2, 9],)],
+    "grow_cols": [(M1,)],
+    "rows_while": [([1, 2, 5, 16, 100, 0, -3],)],
+    "host_rows": [(0,), (3,)],
+    "host_cols": [(0,), (2,)],
+    "via_map": [(M1,), (M2,)],
+    "via_filter": [(M1,), (M2,)],
+    "via_loop": [([0, 1, 2, 3, 7, 11, -5],)],
+    "filt_pred": [(M1,), (M2,)],
+    "filt_pred_vals": [(M1,), (M2,)],
+    "filt_pred_seq": [(M1,), (M2,)],
+    "zip_rows": [(M1, [1, 2, 3, 4, 5]), (M2, list(range(40)))],
+    "zip_rows_len": [(M1,), (M2,)],
+    "zip_rows_let": [(M1, [1, -2, 3, -4, 5]), (M2, [(j * 7) % 11 - 5 for j in range(40)])],
+    "sort_key": [(M1,), (M2,)],
+    "expand_size": [(M1,), (M2,)],
+    "rows_comp": [(M1,), (M2,)],
+    "expand_get": [(M1,), (M2,)],
+    "map_filt": [(M1,), (M2,)],
+    "count_loop": [(M1,), (M2,)],
+    "any_all": [(M1,), (M2,), ([[2, 5], [0, 3], [1, 4]],)],
+    "part_loop": [(M1,), (M2,)],
+    "both_lift": [(M1,), (M2,)],
+    "consumers": [(M1,), (M2,)],
 }
 
 
