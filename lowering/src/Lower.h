@@ -158,6 +158,10 @@ public:
                   const std::map<int, ExpP> &cols = {});
   // A device block that runs only where cond holds (an If branch).
   Block condBlock(ExpP cond, const std::function<std::vector<ExpP>()> &f);
+  // A fold step taken only where cond holds (an If whose else keeps acc):
+  // the accumulators after it.
+  std::vector<ExpP> stepWhere(ExpP cond, const std::vector<ExpP> &acc,
+                              const std::function<std::vector<ExpP>()> &step);
   // A statement's note for the next emitted statement (nested scheme choices).
   std::string nextNote;
   // Host statements made while probing a body (discarded).

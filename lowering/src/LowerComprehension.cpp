@@ -928,20 +928,12 @@ static Val qualifierSeq(Lowerer &Lw, const std::vector<Qualifier> &qs, const Val
       }
       if (q.kind == Qualifier::Filter) {
         Val cnd = Lw.lower(q.expr);
-        auto st = std::make_shared<If>();
-        st->cond = cnd.e;
         Env here = Lw.env;
-        st->thenB = Lw.condBlock(st->cond, [&] { return rec(qi + 1, acc); });
-        Lw.env = here;
-        st->elseB.results = acc;
-        std::vector<ExpP> outs;
-        for (auto &a : acc) {
-          int o = Lw.newVar("acc", a->type);
-          st->outs.push_back(o);
-          outs.push_back(varExp(o, a->type));
-        }
-        Lw.emit(st);
-        return outs;
+        return Lw.stepWhere(cnd.e, acc, [&] {
+          auto r = rec(qi + 1, acc);
+          Lw.env = here;
+          return r;
+        });
       }
       Val src = qi == 0 && first ? *first : Lw.lower(q.expr);
       Env here = Lw.env;
@@ -1327,18 +1319,7 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
               };
               return foldSeq(ix, init, [&](const std::vector<ExpP> &acc, const Val &jv) {
                 Val item = elementAt(tuples, {jv.e});
-                auto st = std::make_shared<If>();
-                st->cond = elementAt(flags, {jv.e}).e;
-                st->thenB = condBlock(st->cond, [&] { return step(acc, item); });
-                st->elseB.results = acc;
-                std::vector<ExpP> outs;
-                for (auto &a : acc) {
-                  int o = newVar("acc", a->type);
-                  st->outs.push_back(o);
-                  outs.push_back(varExp(o, a->type));
-                }
-                emit(st);
-                return outs;
+                return stepWhere(elementAt(flags, {jv.e}).e, acc, [&] { return step(acc, item); });
               }, at);
             };
             tagSeq(kept, "filter", c.span, n);

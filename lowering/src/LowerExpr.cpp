@@ -151,6 +151,22 @@ Block Lowerer::condBlock(ExpP cond, const std::function<std::vector<ExpP>()> &f)
   return subBlock(device, f);
 }
 
+std::vector<ExpP> Lowerer::stepWhere(ExpP cond, const std::vector<ExpP> &acc,
+                                     const std::function<std::vector<ExpP>()> &step) {
+  auto st = std::make_shared<If>();
+  st->cond = cond;
+  st->thenB = condBlock(st->cond, step);
+  st->elseB.results = acc;
+  std::vector<ExpP> outs;
+  for (auto &a : acc) {
+    int o = newVar("acc", a->type);
+    st->outs.push_back(o);
+    outs.push_back(varExp(o, a->type));
+  }
+  emit(st);
+  return outs;
+}
+
 const Val *Lowerer::lookup(const std::string &name) const {
   for (const EnvNode *n = env.get(); n; n = n->next.get())
     if (n->name == name) return &n->val;

@@ -300,18 +300,7 @@ Val Lowerer::filterVal(const Val &p, const Val &arr, const Span &at) {
           return foldSeq(ix, init, [&](const std::vector<ExpP> &acc, const Val &jv) {
             Val item = elementAt(src, {jv.e});
             Val c = elementAt(flags, {jv.e});
-            auto st = std::make_shared<If>();
-            st->cond = c.e;
-            st->thenB = condBlock(st->cond, [&] { return step(acc, item); });
-            st->elseB.results = acc;
-            std::vector<ExpP> outs;
-            for (auto &a : acc) {
-              int o = newVar("acc", a->type);
-              st->outs.push_back(o);
-              outs.push_back(varExp(o, a->type));
-            }
-            emit(st);
-            return outs;
+            return stepWhere(c.e, acc, [&] { return step(acc, item); });
           }, at);
         };
         return s;
@@ -330,18 +319,7 @@ Val Lowerer::filterVal(const Val &p, const Val &arr, const Span &at) {
     s.fold = [this, p, arr, at](const std::vector<ExpP> &init, const StepFn &step) {
       return foldSeq(arr, init, [&](const std::vector<ExpP> &acc, const Val &item) {
         Val c = apply(p, {item}, at);
-        auto st = std::make_shared<If>();
-        st->cond = c.e;
-        st->thenB = condBlock(st->cond, [&] { return step(acc, item); });
-        st->elseB.results = acc;
-        std::vector<ExpP> outs;
-        for (auto &a : acc) {
-          int o = newVar("acc", a->type);
-          st->outs.push_back(o);
-          outs.push_back(varExp(o, a->type));
-        }
-        emit(st);
-        return outs;
+        return stepWhere(c.e, acc, [&] { return step(acc, item); });
       }, at);
     };
     return s;
