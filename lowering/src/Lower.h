@@ -326,6 +326,9 @@ public:
   // Whether touch (evaluating elements of an array of type rt as a fold
   // would) meets a loop that must be lifted but cannot be from a fold.
   bool liftNeeded(const TypeP &rt, const std::function<void()> &touch);
+  // liftNeeded for f applied to the elements of the rank-1 array xs (a Seq's
+  // fold, or one element at a free index).
+  bool liftNeededFor(const TypeP &rt, const Val &f, const Val &xs, const Span &at);
   // A Seq with nested info (what made it; an upper bound of its length).
   void tagSeq(Val &v, const std::string &what, const Span &at, ExpP bound);
   // An If whose result holds arrays, in a body (tuples of arrays included).

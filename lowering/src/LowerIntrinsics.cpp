@@ -271,15 +271,7 @@ Val Lowerer::filterVal(const Val &p, const Val &arr, const Span &at) {
     // size and reads the element): the flags made first by a lifted loop
     // (one per element, LowerNested.cpp), then the filter reads them.
     TypeP bt = arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Bool), 1);
-    bool need = liftNeeded(bt, [&] {
-      if (arr.kind == Val::Seq)
-        foldSeq(arr, {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
-          apply(p, {item}, at);
-          return acc;
-        }, at);
-      else
-        apply(p, {elementAt(arr, {varExp(newVar("k", L1()), L1())})}, at);
-    });
+    bool need = liftNeededFor(bt, p, arr, at);
     if (need) {
       Val src = arr.kind == Val::Seq ? indexable(arr, at) : arr;
       Val flags;
@@ -894,15 +886,7 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
       // reads them.
       TypeP it = arrc::Type::scalarOf(ScalarKind::Int);
       TypeP st = arrc::Type::array(it, 1);
-      bool need = liftNeeded(st, [&] {
-        if (xs.kind == Val::Seq)
-          foldSeq(xs, {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
-            apply(sz, {item}, at);
-            return acc;
-          }, at);
-        else
-          apply(sz, {elementAt(xs, {varExp(newVar("k", L1()), L1())})}, at);
-      });
+      bool need = liftNeededFor(st, sz, xs, at);
       Val src = need && xs.kind == Val::Seq ? indexable(xs, at) : xs;
       Val sizes;
       if (need && liftComprehension(src, st, [this, sz, src, at](const ExpP &j) { return apply(sz, {elementAt(src, {j})}, at); },
@@ -1022,15 +1006,7 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     auto keyLifts = [&] {
       const Val &xs = args[1];
       if (!xs.type || !xs.type->isArray() || xs.type->rank != 1) return false;
-      return liftNeeded(arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Long), 1), [&] {
-        if (xs.kind == Val::Seq)
-          foldSeq(xs, {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
-            apply(args[0], {item}, at);
-            return acc;
-          }, at);
-        else
-          apply(args[0], {elementAt(xs, {varExp(newVar("k", L1()), L1())})}, at);
-      });
+      return liftNeededFor(arrc::Type::array(arrc::Type::scalarOf(ScalarKind::Long), 1), args[0], xs, at);
     };
     if (name == "sort_by" && args.size() == 2 && !keyLifts() && flattenSort(&args[0], args[1], at, flat)) return flat;
     if (name == "hist" && args.size() == 5 && flattenHist(args[0], args[1], args[2], args[3], args[4], at, rt, flat))

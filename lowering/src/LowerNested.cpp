@@ -1870,6 +1870,18 @@ bool Lowerer::liftNeeded(const TypeP &rt, const std::function<void()> &touch) {
   return need;
 }
 
+bool Lowerer::liftNeededFor(const TypeP &rt, const Val &f, const Val &xs, const Span &at) {
+  return liftNeeded(rt, [&] {
+    if (xs.kind == Val::Seq)
+      foldSeq(xs, {constLong(0)}, [&](const std::vector<ExpP> &acc, const Val &item) {
+        apply(f, {item}, at);
+        return acc;
+      }, at);
+    else
+      apply(f, {elementAt(xs, {varExp(newVar("k", L1()), L1())})}, at);
+  });
+}
+
 bool Lowerer::liftComprehension(const Val &src, const TypeP &rt, const std::function<Val(const ExpP &)> &elem,
                                 const Span &at, Val &out, bool probed) {
   if (!probed && !liftNeeded(rt, [&] { leaves(elem(varExp(newVar("k", L1()), L1())), at); })) return false;
