@@ -325,10 +325,31 @@ public:
                          const Span &at, Val &out, bool probed = false);
   // Whether touch (evaluating elements of an array of type rt as a fold
   // would) meets a loop that must be lifted but cannot be from a fold.
-  bool liftNeeded(const TypeP &rt, const std::function<void()> &touch);
+  // (inLoopProbe: also inside a lifted loop's probe, for a caller whose
+  // lifted form is cheap there)
+  bool liftNeeded(const TypeP &rt, const std::function<void()> &touch, bool inLoopProbe = false);
   // liftNeeded for f applied to the elements of the rank-1 array xs (a Seq's
   // fold, or one element at a free index).
   bool liftNeededFor(const TypeP &rt, const Val &f, const Val &xs, const Span &at);
+  // ---- SOACs whose operator runs such a loop (LowerLiftedOps.cpp)
+  // Whether op applied to two values of type t meets a loop that must be
+  // lifted (it cannot run in a kernel or a body's fold).
+  bool opNeedsLift(const Val &op, const TypeP &t, const Span &at);
+  // for t < n: state = step(state, t): a host Loop, or in a body a lifted loop.
+  Val loopFold(const TypeP &st, const Val &init, const ExpP &n,
+               const std::function<Val(const Val &state, const ExpP &t)> &step, const Span &at,
+               const std::string &what, const std::string &why);
+  // reduce, scan, hist, reduce_by_key, segmented_*, expand_reduce with such an
+  // operator: their sequential definitions by loopFold (true with out).
+  bool liftedOperator(const std::string &name, const std::vector<Val> &args, const Span &at, const TypeP &rt,
+                      Val &out);
+  ExpP sumLong(const Val &arr, const Span &at); // the sum of a rank-1 long array
+  // [head | qs] in a body whose later qualifiers run such a loop reading
+  // earlier variables: a loop lifted out of the body over src0 (qs[0]'s
+  // source) appending, per element, [head | qs[1..]] to its state.
+  Val liftQualifiers(const std::vector<Qualifier> &qs, const Val &src0, const ExprP &head, const TypeP &rt,
+                     const Span &at);
+  std::vector<ExprP> madeExprs; // expressions made by lowering (kept alive: index functions refer to them)
   // A Seq with nested info (what made it; an upper bound of its length).
   void tagSeq(Val &v, const std::string &what, const Span &at, ExpP bound);
   // An If whose result holds arrays, in a body (tuples of arrays included).

@@ -1145,6 +1145,28 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
   for (size_t i = 1; i < qs.size(); ++i) mapLike = mapLike && qs[i].kind == Qualifier::Let;
   Val src0 = lower(qs[0].expr);
   const ExprP head = c.head;
+  // A later generator's source, or a filter before it, running a loop that
+  // must be lifted and reading earlier variables: the comprehension made by
+  // a loop over qs[0]'s elements (LowerLiftedOps.cpp).
+  if (!mapLike && rt->rank == 1) {
+    size_t lastBind = 0;
+    for (size_t i = 1; i < qs.size(); ++i)
+      if (qs[i].kind == Qualifier::Bind) lastBind = i;
+    if (lastBind > 0) {
+      std::vector<Qualifier> pre(qs.begin(), qs.begin() + lastBind + 1);
+      Val ps = qualifierSeq(*this, pre, &src0, outer, c.span, rt,
+                            [] { return Val::scalar(constLong(0), arrc::Type::scalarOf(ScalarKind::Long)); });
+      if (liftNeeded(rt, [&] {
+            foldSeq(ps, {constLong(0)}, [](const std::vector<ExpP> &acc, const Val &) { return acc; }, c.span);
+          }, true)) {
+        Env saved = env;
+        env = outer;
+        Val r = liftQualifiers(qs, src0, head, rt, c.span);
+        env = saved;
+        return r;
+      }
+    }
+  }
   // A nested head (rank >= 2 result) over an irregular source: the source
   // made indexable (the result is indexed, never only folded).
   if (mapLike && src0.kind == Val::Seq && rt->rank > 1) src0 = indexable(src0, qs[0].span);

@@ -367,6 +367,8 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
   };
   auto mat = [&](const Val &v) { return device ? v : materialize(v, at); };
   TypeP rt = resultType;
+  // an operator running a loop whose state varies in size: a sequential fold
+  if (Val lifted; liftedOperator(name, args, at, rt, lifted)) return lifted;
   // ---- math (scalars, element-wise on arrays)
   if (isMathFn(name)) {
     bool anyArr = false;

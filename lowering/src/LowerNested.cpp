@@ -1849,8 +1849,8 @@ static bool scalarTree(const TypeP &t) {
   return false;
 }
 
-bool Lowerer::liftNeeded(const TypeP &rt, const std::function<void()> &touch) {
-  if (!device || liftProbe || liftLoopProbe || !rt || !rt->isArray() || rt->rank != 1 || !scalarTree(rt->elem)) return false;
+bool Lowerer::liftNeeded(const TypeP &rt, const std::function<void()> &touch, bool inLoopProbe) {
+  if (!device || liftProbe || (liftLoopProbe && !inLoopProbe) || !rt || !rt->isArray() || rt->rank != 1 || !scalarTree(rt->elem)) return false;
   // Probe: the elements evaluated inside a sequential fold (where a consumer
   // reads them); only a loop that cannot be lifted from there asks for this.
   bool need = false;

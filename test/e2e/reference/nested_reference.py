@@ -619,6 +619,175 @@ def consumers(m):
     return out
 
 
+# ---------------------------------------------------------------- nested_lifted_ops.arr
+def lens2(b):  # length(loop (w = [b]) for _j < b % 3 do w ++ w)
+    return 2 ** max(cmod(b, 3), 0)
+
+
+def op_add(a, b):
+    return i32(a + lens2(b))
+
+
+def op_dbl(a, b):
+    return i32(a * 2 + lens2(b))
+
+
+def fold(op, ne, xs):
+    a = ne
+    for x in xs:
+        a = op(a, x)
+    return a
+
+
+def scanl(op, ne, xs):
+    a, r = ne, []
+    for x in xs:
+        a = op(a, x)
+        r.append(a)
+    return r
+
+
+def hist3(op, ne, n, idx, vs):
+    h = [ne] * n
+    for k, v in zip(idx, vs):
+        if 0 <= k < n:
+            h[k] = op(h[k], v)
+    return h
+
+
+def rbk(op, ne, ks, vs):
+    d = {}
+    for k, v in zip(ks, vs):
+        d[k] = op(d.get(k, ne), v)
+    keys = sorted(d)
+    return keys, [d[k] for k in keys]
+
+
+def segs(f, xs):
+    out = []
+    for t, (fl, x) in enumerate(zip(f, xs)):
+        if t == 0 or fl:
+            out.append([])
+        out[-1].append(x)
+    return out
+
+
+def op_reduce(xs):
+    return fold(op_add, 0, xs)
+
+
+def op_reduce_rows(m):
+    return [fold(op_add, 0, r) for r in m]
+
+
+def op_reduce_order(m):
+    out = []
+    for i, r in enumerate(m):
+        def op(a, b):
+            w = [b, cmod(a, 2)]
+            for _ in range(max(cmod(b, 3), 0)):
+                w = w + [i]
+            return i32(a * 3 + len(w) - 2)
+        out.append(fold(op, 1, r))
+    return out
+
+
+def op_scan(xs):
+    return scanl(op_add, 0, xs)
+
+
+def op_scan_rows(m):
+    return [sum(s) * 100 + s[-1] for s in (scanl(op_add, 0, r) for r in m)]
+
+
+def op_hist(xs):
+    return hist3(op_add, 0, 3, [cmod(x, 4) for x in xs], xs)
+
+
+def op_hist_rows(m):
+    out = []
+    for r in m:
+        h = hist3(op_add, 0, 3, [cmod(x, 4) for x in r], r)
+        out.append(h[0] * 10000 + h[1] * 100 + h[2])
+    return out
+
+
+def op_rbk(xs):
+    k, v = rbk(op_dbl, 1, [cmod(x, 4) for x in xs], xs)
+    return (k, v)
+
+
+def op_rbk_rows(m):
+    out = []
+    for r in m:
+        k, v = rbk(op_dbl, 1, [cmod(x, 4) for x in r], r)
+        out.append(i32(len(k) * 1000000 + sum(k) * 1000 + cmod(i32(sum(v)), 1000)))
+    return out
+
+
+def op_segscan(f, xs):
+    return [a for s in segs(f, xs) for a in scanl(op_dbl, 1, s)]
+
+
+def op_segred(f, xs):
+    return [fold(op_dbl, 1, s) for s in segs(f, xs)]
+
+
+def op_seg_rows(m):
+    out = []
+    for r in m:
+        f = [x < 0 for x in r]
+        red = [fold(op_add, 0, s) for s in segs(f, r)]
+        sc = [a for s in segs(f, r) for a in scanl(op_add, 0, s)]
+        out.append(len(red) * 10000 + sum(red) * 100 + cmod(sum(sc), 100))
+    return out
+
+
+def op_expred(xs):
+    return [fold(op_dbl, 1, [x + j for j in range(max(cmod(x, 4), 0))]) for x in xs]
+
+
+def op_expred_rows(m):
+    return [sum(op_expred(r)) for r in m]
+
+
+def gen_loop_src(xs):
+    return [y for x in xs for y in [x] * 2 ** max(cmod(x, 3), 0)]
+
+
+def grow_i(x, i):  # loop (a = [x]) for _j < x % 3 do a ++ [i]
+    return [x] + [i] * max(cmod(x, 3), 0)
+
+
+def gen_loop_src_rows(m):
+    return [sum(y for x in r for y in grow_i(x, i)) for i, r in enumerate(m)]
+
+
+def gen_loop_src_idx(m):
+    out = []
+    for i, r in enumerate(m):
+        ys = [y * 10 + x for x in r if x > 0 for y in grow_i(x, i) if y != 2]
+        out.append(len(ys) * 1000 + (ys[1] if len(ys) > 1 else -1))
+    return out
+
+
+def filt_loop_gen(xs):
+    return [x + y for x in xs if lens2(x) > 2 for y in range(x)]
+
+
+def filt_loop_gen_rows(m):
+    return [sum(x * y + cmod(x, 2) for x in r if lens2(x) > 2 for y in range(x) if y % 2 == 0) for r in m]
+
+
+def gen_loop_three(m):
+    return [sum(x * 100 + y * 10 + z for x in r for y in range(max(cmod(x, 3), 0))
+                for z in [y] * 2 ** max(cmod(x, 2), 0)) for r in m]
+
+
+def rows_filt_gen(m):
+    return [sum(v for r in m if lens2(r[0] + i) > 1 for v in r) * 10 + i for i in range(3)]
+
+
 CASES = {
     "second_positive": [(M1,), (M2,)],
     "per_row_distinct": [(M1,), (M2,)],
@@ -686,6 +855,27 @@ CASES = {
     "part_loop": [(M1,), (M2,)],
     "both_lift": [(M1,), (M2,)],
     "consumers": [(M1,), (M2,)],
+    "op_reduce": [([3, -1, 4, 1, 5, 9, 2, 6, 5, 3, 0, -5, 8, 7],), ([],)],
+    "op_reduce_rows": [(M1,), (M2,)],
+    "op_reduce_order": [(M1,), (M2,)],
+    "op_scan": [([3, -1, 4, 1, 5, 9, 2, 6, 5, 3, 0, -5, 8, 7],), ([],)],
+    "op_scan_rows": [(M1,), (M2,)],
+    "op_hist": [([3, -1, 4, 1, 5, 9, 2, 6, 5, 3, 0, -5, 8, 7],), ([],)],
+    "op_hist_rows": [(M1,), (M2,)],
+    "op_rbk": [([3, -1, 4, 1, 5, 9, 2, 6, 5, 3, 0, -5, 8, 7],), ([],)],
+    "op_rbk_rows": [(M1,), (M2,)],
+    "op_segscan": [([True, False, False, True, True, False, False, False, True, False, False, False, True, False], [3, -1, 4, 1, 5, 9, 2, 6, 5, 3, 0, -5, 8, 7]), ([], [])],
+    "op_segred": [([True, False, False, True, True, False, False, False, True, False, False, False, True, False], [3, -1, 4, 1, 5, 9, 2, 6, 5, 3, 0, -5, 8, 7]), ([False, True, True], [4, 5, 6]), ([], [])],
+    "op_seg_rows": [(M1,), (M2,)],
+    "op_expred": [([3, -1, 4, 1, 5, 9, 2, 6, 5, 3, 0, -5, 8, 7],), ([],)],
+    "op_expred_rows": [(M1,), (M2,)],
+    "gen_loop_src": [([3, -1, 4, 1, 5, 9, 2, 6, 5, 3, 0, -5, 8, 7],), ([],)],
+    "gen_loop_src_rows": [(M1,), (M2,)],
+    "gen_loop_src_idx": [(M1,), (M2,)],
+    "filt_loop_gen": [([3, -1, 4, 1, 5, 9, 2, 6, 5, 3, 0, -5, 8, 7],), ([],)],
+    "filt_loop_gen_rows": [(M1,), (M2,)],
+    "gen_loop_three": [(M1,), (M2,)],
+    "rows_filt_gen": [(M1,), (M2,)],
 }
 
 
