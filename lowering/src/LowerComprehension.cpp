@@ -1091,6 +1091,44 @@ Val Lowerer::deviceComprehension(const arrc::Comprehension &c) {
           for (auto &n : names) es.push_back(*lookup(n));
           return Val::tuple(es, tt);
         }, tq->qs);
+        // (a later source or a filter before one running a loop that must
+        // be lifted: the tuples made by a loop over the first generator)
+        if (liftNeeded(arrc::Type::array(tt, 1), [&] {
+              foldSeq(seq, {constLong(0)}, [](const std::vector<ExpP> &acc, const Val &) { return acc; }, br[0].span);
+            }, true)) {
+          std::vector<ExprP> refs;
+          for (size_t k = 0; k < names.size(); ++k) {
+            auto v = std::make_shared<arrc::VarRef>();
+            v->name = names[k], v->ref = arrc::VarRef::Ref::Local, v->type = ts[k], v->span = br[0].span;
+            madeExprs.push_back(v);
+            refs.push_back(v);
+          }
+          ExprP hd = refs[0];
+          if (refs.size() > 1) {
+            auto t = std::make_shared<arrc::TupleExpr>();
+            t->elems = refs, t->type = tt, t->span = br[0].span;
+            madeExprs.push_back(t);
+            hd = t;
+          }
+          Env saved = env;
+          env = outer;
+          Val s0 = lower((*tq->qs)[0].expr);
+          Val made = liftQualifiers(*tq->qs, s0, hd, arrc::Type::array(hd->type, 1), br[0].span);
+          env = saved;
+          if (refs.size() == 1) {
+            // one variable: its values as 1-tuples
+            Val m1 = made.kind == Val::Seq ? indexable(made, br[0].span) : made;
+            Val d;
+            d.kind = Val::Delayed;
+            d.type = arrc::Type::array(tt, 1);
+            d.dims = {extent(m1, 0, br[0].span)};
+            d.fetch = [this, m1, tt](const std::vector<ExpP> &i) { return Val::tuple({elementAt(m1, i)}, tt); };
+            made = d;
+          }
+          tuples.push_back({names, made.kind == Val::Seq ? indexable(made, br[0].span) : made});
+          rebinders.push_back({tuples.size() - 1, tq});
+          continue;
+        }
         tuples.push_back({names, indexable(seq, br[0].span)});
         rebinders.push_back({tuples.size() - 1, tq});
         continue;

@@ -788,6 +788,25 @@ def rows_filt_gen(m):
     return [sum(v for r in m if lens2(r[0] + i) > 1 for v in r) * 10 + i for i in range(3)]
 
 
+def zip_loop_src(m):
+    out = []
+    for i, r in enumerate(m):
+        a = [x for x in r for _ in range(lens2(x))]
+        b = [y + i for y in r for _ in range(lens2(y))]
+        out.append(sum(p * 10 + q for p, q in zip(a, b)))
+    return out
+
+
+def zip_loop_filt(m):
+    out = []
+    for i, r in enumerate(m):
+        a = [(x, w) for x in r if x > 0 for w in grow_i(x, i)]
+        b = [k for k in r if k > 0 for _ in range(1 + max(cmod(k, 3), 0))]
+        assert len(a) == len(b)
+        out.append(sum(x * 1000 + w * 10 + q for (x, w), q in zip(a, b)))
+    return out
+
+
 CASES = {
     "second_positive": [(M1,), (M2,)],
     "per_row_distinct": [(M1,), (M2,)],
@@ -876,6 +895,8 @@ CASES = {
     "filt_loop_gen_rows": [(M1,), (M2,)],
     "gen_loop_three": [(M1,), (M2,)],
     "rows_filt_gen": [(M1,), (M2,)],
+    "zip_loop_src": [(M1,), (M2,)],
+    "zip_loop_filt": [(M1,), (M2,)],
 }
 
 
