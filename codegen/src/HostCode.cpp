@@ -227,11 +227,12 @@ inline size_t staging_group(size_t row_bytes) {
     if (wg * row_bytes <= 24576) return wg;
   return 0;
 }
-// An array as the extra kernel arguments of a fused producer: its buffer,
-// then name_n0.. (shape) and name_w0.. (weights, the offset last), as the
-// generated OpenCL reads it.
-template <class T, int D>
-inline void add_array(arrc::Fused &f, const std::string &name, const arrc::Array<T, D> &a) {
+// An array as the extra kernel arguments of a fused producer or of an
+// operator (an arrc::Fused or arrc::Operator): its buffer, then name_n0..
+// (shape) and name_w0.. (weights, the offset last), as the generated OpenCL
+// reads it.
+template <class Args, class T, int D>
+inline void add_array(Args &f, const std::string &name, const arrc::Array<T, D> &a) {
   f.args.push_back(arrc::KernelArg::buffer(
       "__global " + arrc::ElemType::of<arrc::storage_t<T>>().name + "*", name, a.buffer()));
   for (int k = 0; k < D; ++k)

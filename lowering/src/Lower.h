@@ -332,9 +332,9 @@ public:
   // fold, or one element at a free index).
   bool liftNeededFor(const TypeP &rt, const Val &f, const Val &xs, const Span &at);
   // ---- SOACs whose operator runs such a loop (LowerLiftedOps.cpp)
-  // Whether op applied to two values of type t meets a loop that must be
-  // lifted (it cannot run in a kernel or a body's fold).
-  bool opNeedsLift(const Val &op, const TypeP &t, const Span &at);
+  // Whether f applied to values of argTypes meets a loop that must be
+  // lifted where it is applied (in a kernel, a body's fold, an operator).
+  bool fnNeedsLift(const Val &f, const std::vector<TypeP> &argTypes, const TypeP &rt, const Span &at);
   // for t < n: state = step(state, t): a host Loop, or in a body a lifted loop.
   Val loopFold(const TypeP &st, const Val &init, const ExpP &n,
                const std::function<Val(const Val &state, const ExpP &t)> &step, const Span &at,

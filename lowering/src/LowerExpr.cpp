@@ -991,22 +991,31 @@ Val Lowerer::lowerLoop(const arrc::Loop &e) {
       std::vector<std::vector<int64_t>> sh;
       size_t si = 0;
       NoHoist nh(*this);
-      subBlock(true, [&] {
-        scalarLeaves(init, sh, true, si, e.init->span);
-        std::vector<ExpP> ps;
-        size_t s2 = 0;
-        auto probeLs = scalarLeaves(init, sh, false, s2, e.init->span);
-        for (auto &x : probeLs) ps.push_back(varExp(newVar("s", x->type), x->type));
-        size_t pos = 0, s3 = 0;
-        bindPattern(e.pattern, scalarRebuild(st, ps, pos, sh, s3), false);
-        if (e.form == arrc::Loop::For && !e.indexName.empty())
-          bind(e.indexName, Val::scalar(varExp(newVar("i", scalarT(ScalarKind::Int)), scalarT(ScalarKind::Int)),
-                                        arrc::Type::scalarOf(ScalarKind::Int)));
-        Val b = lower(e.body);
-        size_t s4 = 0;
-        keep = sameConstShapes(*this, b, sh, s4);
-        return std::vector<ExpP>{};
-      });
+      Block savedDiscard = probeDiscard;
+      try {
+        subBlock(true, [&] {
+          scalarLeaves(init, sh, true, si, e.init->span);
+          std::vector<ExpP> ps;
+          size_t s2 = 0;
+          auto probeLs = scalarLeaves(init, sh, false, s2, e.init->span);
+          for (auto &x : probeLs) ps.push_back(varExp(newVar("s", x->type), x->type));
+          size_t pos = 0, s3 = 0;
+          bindPattern(e.pattern, scalarRebuild(st, ps, pos, sh, s3), false);
+          if (e.form == arrc::Loop::For && !e.indexName.empty())
+            bind(e.indexName, Val::scalar(varExp(newVar("i", scalarT(ScalarKind::Int)), scalarT(ScalarKind::Int)),
+                                          arrc::Type::scalarOf(ScalarKind::Int)));
+          Val b = lower(e.body);
+          size_t s4 = 0;
+          keep = sameConstShapes(*this, b, sh, s4);
+          return std::vector<ExpP>{};
+        });
+      } catch (const LowerError &er) {
+        // a loop in the body that must be lifted and reads this loop's
+        // state or index: this loop is lifted too (below)
+        if (er.message.rfind("unsupported: a loop whose state holds arrays of varying extents", 0) != 0) throw;
+        probeDiscard = savedDiscard;
+        keep = false;
+      }
     }
     if (!keep) {
       Val out;

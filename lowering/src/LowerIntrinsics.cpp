@@ -261,7 +261,22 @@ static Val deviceSegOp(Lowerer &Lw, const std::string &name, const std::vector<V
 }
 
 Val Lowerer::mapVal(const Val &f, const std::vector<Val> &arrs, const Span &at, const TypeP &resultType) {
-  return elementwise(arrs, resultType, at, [this, f, at](const std::vector<Val> &xs) { return apply(f, xs, at); });
+  TypeP rt = resultType;
+  if (!rt && f.kind == Val::Func && f.fn) {
+    // the function's declared result (no dry run of f for the element type,
+    // which could run a loop where it cannot be lifted)
+    TypeP r = f.fn->type && f.fn->type->kind == arrc::Type::Func ? f.fn->type->elem
+              : f.fn->kind == FuncVal::Decl && f.fn->decl && f.fn->decl->typeParams.empty() ? f.fn->decl->result
+                                                                                            : nullptr;
+    int rank = 0;
+    for (auto &a : arrs)
+      if (a.isArrayLike()) {
+        rank = a.rank();
+        break;
+      }
+    if (r && !r->isArray() && rank > 0) rt = arrayOf(r, rank);
+  }
+  return elementwise(arrs, rt, at, [this, f, at](const std::vector<Val> &xs) { return apply(f, xs, at); });
 }
 
 Val Lowerer::filterVal(const Val &p, const Val &arr, const Span &at) {
@@ -397,7 +412,8 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     if (v.kind == Val::Scalar && !device) v = Val::scalar(bindScalar("v", v.e), v.type);
     TypeP t = rt ? rt : arrayOf(v.type, 1);
     if (v.isArrayLike()) {
-      Val vd = v.kind == Val::Array ? toDelayed(v) : v;
+      // (an irregular array computed in a body is made indexable first)
+      Val vd = v.kind == Val::Seq ? toDelayed(indexable(v, at)) : v.kind == Val::Array ? toDelayed(v) : v;
       std::vector<ExpP> dims{n};
       dims.insert(dims.end(), vd.dims.begin(), vd.dims.end());
       return mat(mkDelayed(t, dims, [vd](const std::vector<ExpP> &i) { return vd.fetch(std::vector<ExpP>(i.begin() + 1, i.end())); }));
@@ -966,6 +982,10 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
       tagSeq(s, "expand", at, nullptr);
       return s;
     }
+    // A get function running a loop whose state varies in size (the
+    // Expand's body cannot lift it: j is not an index of its space): the
+    // pairs (i, j) expanded first, then a Map over them applies get.
+    bool pairsOnly = fnNeedsLift(get, {xt, arrc::Type::scalarOf(ScalarKind::Int)}, et, at);
     auto x = std::make_shared<Expand>();
     x->n = extent(xs, 0, at);
     x->index = newVar("i", L1());
@@ -979,10 +999,14 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
       return std::vector<ExpP>{maxL(toLong(n.e), constLong(0))};
     });
     Val sample;
+    TypeP pairT = arrc::Type::tuple({arrc::Type::scalarOf(ScalarKind::Long), arrc::Type::scalarOf(ScalarKind::Int)});
     x->body = bodyBlock({x->n}, {x->index}, [&] {
+      if (pairsOnly) return std::vector<ExpP>{iv, convertExp(jv, ScalarKind::Int)};
       sample = apply(get, {elementAt(xs, {iv}), Val::scalar(convertExp(jv, ik), arrc::Type::scalarOf(ik))}, at);
       return leaves(sample, at);
     });
+    TypeP resultT = rt;
+    if (pairsOnly) et = pairT, resultT = arrc::Type::array(pairT, 1);
     if (!et) et = sample.type;
     std::vector<ScalarKind> ks;
     typeLeaves(et, ks);
@@ -992,10 +1016,20 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
       x->outs.push_back(o);
       arrs.push_back(varExp(mod, o));
     }
-    x->note = "expand";
+    x->note = pairsOnly ? "expand (its pairs: get runs a loop whose state varies in size)" : "expand";
     x->span = at;
     emit(x);
     (void)xt;
+    if (pairsOnly) {
+      Val pairs = arrayFromVars(resultT, arrs);
+      ScalarKind jk = ik;
+      Val d = mkDelayed(rt, {extent(pairs, 0, at)}, [this, pairs, xs, get, jk, at](const std::vector<ExpP> &k) {
+        Val p = elementAt(pairs, k);
+        return apply(get, {elementAt(xs, {p.elems.at(0).e}),
+                           Val::scalar(convertExp(p.elems.at(1).e, jk), arrc::Type::scalarOf(jk))}, at);
+      });
+      return materialize(d, at);
+    }
     return arrayFromVars(rt ? rt : arrc::Type::array(et, 1), arrs);
   }
   if (device) {
@@ -1118,7 +1152,11 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
   }
   if (name == "sort_by") {
     need(2);
+    // (a key running a loop whose state varies in size: the keys made by a
+    // Map first, whose body can lift it; the sort's cannot)
     Val keys = mapVal(args[0], {args[1]}, at, nullptr);
+    if (keys.type && fnNeedsLift(args[0], {elemTypeOf(args[1].type)}, elemTypeOf(keys.type), at))
+      keys = materialize(keys, at);
     return sortBy(keys, args[1]).second;
   }
   if (name == "segmented_scan" || name == "segmented_reduce") {

@@ -25,23 +25,28 @@ static Val delayed(const TypeP &t, std::vector<ExpP> dims, FetchFn f) {
   return d;
 }
 
-bool Lowerer::opNeedsLift(const Val &op, const TypeP &t, const Span &at) {
+bool Lowerer::fnNeedsLift(const Val &f, const std::vector<TypeP> &argTypes, const TypeP &rt, const Span &at) {
   // (inside another probe: that probe decides; inside a lifted loop's
   // probe the lifted form only exposes what it reads)
-  if (liftProbe || !t || op.kind != Val::Func) return false;
-  std::vector<ScalarKind> ks;
-  typeLeaves(t, ks);
+  if (liftProbe || f.kind != Val::Func) return false;
+  for (auto &t : argTypes)
+    if (!t) return false;
   bool need = false;
   NoHoist nh(*this);
   Block savedDiscard = probeDiscard;
   liftProbe++;
   try {
     subBlock(true, [&] {
-      std::vector<ExpP> a, b;
-      for (auto k : ks) a.push_back(varExp(newVar("a", scalarT(k)), scalarT(k)));
-      for (auto k : ks) b.push_back(varExp(newVar("b", scalarT(k)), scalarT(k)));
-      size_t pa = 0, pb = 0;
-      leaves(apply(op, {rebuild(t, a, pa), rebuild(t, b, pb)}, at, t), at);
+      std::vector<Val> args;
+      for (auto &t : argTypes) {
+        std::vector<ScalarKind> ks;
+        typeLeaves(t, ks);
+        std::vector<ExpP> xs;
+        for (auto k : ks) xs.push_back(varExp(newVar("a", scalarT(k)), scalarT(k)));
+        size_t p = 0;
+        args.push_back(rebuild(t, xs, p));
+      }
+      leaves(apply(f, args, at, rt), at);
       return std::vector<ExpP>{};
     });
   } catch (const LowerError &er) {
@@ -345,7 +350,7 @@ bool Lowerer::liftedOperator(const std::string &name, const std::vector<Val> &ar
   else return false;
   if (args.size() != arity) return false;
   TypeP et = args[neAt].type;
-  if (!et || !opNeedsLift(args[opAt], et, at)) return false;
+  if (!et || !fnNeedsLift(args[opAt], {et, et}, et, at)) return false;
   LiftedOps o{*this, at};
   const Val &op = args[opAt], &ne = args[neAt];
   if (name == "reduce") out = o.reduce(op, ne, args[2], et);

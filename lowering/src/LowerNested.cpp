@@ -118,7 +118,13 @@ bool sliceFor(Lowerer &L, const NestCtx &c, std::set<int> need, const std::set<i
   }
   auto &ix = c.chain[0].index;
   for (int v : need) {
-    if (defs.count(v) || allowed.count(v) || (provided && provided->count(v))) continue;
+    if (provided && provided->count(v)) {
+      // a column of the enclosing lifted loop's body: read at the element,
+      // so the whole index space is used
+      for (size_t q = 0; q < ix.size(); ++q) usedIdx.insert(int(q));
+      continue;
+    }
+    if (defs.count(v) || allowed.count(v)) continue;
     auto it = std::find(ix.begin(), ix.end(), v);
     if (it != ix.end()) {
       usedIdx.insert(int(it - ix.begin()));
@@ -1885,6 +1891,14 @@ bool Lowerer::liftNeededFor(const TypeP &rt, const Val &f, const Val &xs, const 
 bool Lowerer::liftComprehension(const Val &src, const TypeP &rt, const std::function<Val(const ExpP &)> &elem,
                                 const Span &at, Val &out, bool probed) {
   if (!probed && !liftNeeded(rt, [&] { leaves(elem(varExp(newVar("k", L1()), L1())), at); })) return false;
+  {
+    // (no index space here, e.g. a probe of a nested head's extents: the
+    // elements stay an index function; where they are computed, in a body
+    // with an index space, they are lifted then)
+    NestCtx c;
+    std::string why;
+    if (!captureCtx(*this, c, why)) return false;
+  }
   // A loop over the elements (state: the comprehension's array, all zeros at
   // first; iteration t sets element t), lifted like a loop of the body: the
   // head's loop then sits in the lifted loop's body, which it can leave.

@@ -336,3 +336,48 @@ export int[[*]] zip_loop_src(int[[*,*]] m) =
 export int[[*]] zip_loop_filt(int[[*,*]] m) =
   [sum([x * 1000 + a * 10 + b | x <- m[i, :], x > 0, a <- loop (w = [x]) for _j < x % 3 do w ++ [i]
                               | b <- [k | k <- m[i, :], k > 0, _ <- [0..<(1 + max(k % 3, 0))]]]) | i <- iota(m.size(0))];
+
+// a scalar-state loop lifted because an inner loop reads its index and the
+// element: each element's own state (not the first element's)
+// == test
+// in:  [0, 1, 2, 5, 3]
+// out: [3, 6, 12, 96, 24]
+// in:  []
+// out: []
+export int[[*]] lift_in_lift(int[[*]] xs) =
+  [loop (s = 0) for j < 2 do s + length(loop (a = [0]) for _k < j + x do a ++ a) | x <- xs];
+// == test
+// in:  [0, 1, 2, 5, 3]
+// out: [3, 6, 9, 18, 12]
+export int[[*]] lift_in_lift_while(int[[*]] xs) =
+  [loop (s = 0) for j < 3 do s + (loop ((w, c) = (iota(x + j), 0)) while length(w) > 0 do
+                                    (filter(\y -> y > minimum(w), w), c + 1)).1 | x <- xs];
+// a loop with small constant state whose body holds a loop that must be lifted
+// and reads its index: lifted as a whole
+// == test
+// in:  [0, 1, 2, 4]
+// out: [3, 5, 9, 33]
+export int[[*]] const_state_lift(int[[*]] xs) =
+  [length(loop (a = [x]) for j < 2 do a ++ (loop (b = [j]) for _k < x do b ++ b)) | x <- xs];
+// such loops in the head of a nested (rank-2) comprehension
+// == test
+// in:  4
+// out: [[1, 2, 3, 1], [11, 12, 13, 11], [21, 22, 23, 21], [31, 32, 33, 31]]
+// in:  0
+// out: []
+export int[[*,*]] nested_head_loop(int n) =
+  [[length(loop (a = [j]) for _k < j % 3 do a ++ [i]) + i * 10 | j <- iota(n)] | i <- iota(n)];
+// a sort key and an expand get function at host level
+// == test
+// in:  [1, 2, 3, 4, 5, -4, 7, 8]
+// out: [3, -4, 1, 4, 7, 2, 5, 8]
+// in:  []
+// out: []
+export int[[*]] host_sort_key(int[[*]] xs) = sort_by(\x -> length(loop (a = [x]) for _k < x % 3 do a ++ a), xs);
+// == test
+// in:  [1, 2, 3, 4, 5, 11]
+// out: [102, 203, 204, 401, 502, 503, 1104, 1105]
+// in:  []
+// out: []
+export int[[*]] host_expand_get(int[[*]] xs) =
+  expand(\x -> x % 3, \x j -> x * 100 + length(loop (a = [x]) for _k < j + x % 4 do a ++ [j]), xs);

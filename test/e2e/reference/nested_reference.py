@@ -619,6 +619,28 @@ def consumers(m):
     return out
 
 
+def repl_filter(m):
+    out = []
+    for i, r in enumerate(m):
+        p = [x for x in r if x > 0]
+        out.append(sum(p) * (i + 1) * 100 + len(p))
+    return out
+
+
+def op_captures(xs):
+    red = max([-1000] + xs)
+    sc, a = [], 0
+    for x in xs:
+        a = i32(a + x)
+        sc.append(a)
+    h = [0, 0, 0]
+    for x in xs:
+        k = cmod(x, 3)
+        if 0 <= k < 3:  # out-of-range bins ignored
+            h[k] = max(h[k], x)
+    return (red, sc, h)
+
+
 # ---------------------------------------------------------------- nested_lifted_ops.arr
 def lens2(b):  # length(loop (w = [b]) for _j < b % 3 do w ++ w)
     return 2 ** max(cmod(b, 3), 0)
@@ -807,6 +829,39 @@ def zip_loop_filt(m):
     return out
 
 
+def lift_in_lift(xs):
+    return [sum(2 ** (j + x) for j in range(2)) for x in xs]
+
+
+def worklist_steps(w):  # loop while w non-empty: w = [y | y in w, y > min(w)], counting steps
+    c = 0
+    while w:
+        m = min(w)
+        w = [y for y in w if y > m]
+        c += 1
+    return c
+
+
+def lift_in_lift_while(xs):
+    return [sum(worklist_steps(list(range(x + j))) for j in range(3)) for x in xs]
+
+
+def const_state_lift(xs):
+    return [1 + sum(2 ** x for j in range(2)) for x in xs]
+
+
+def nested_head_loop(n):
+    return [[1 + cmod(j, 3) + i * 10 for j in range(n)] for i in range(n)]
+
+
+def host_sort_key(xs):
+    return sorted(xs, key=lens2)
+
+
+def host_expand_get(xs):
+    return [x * 100 + 1 + j + cmod(x, 4) for x in xs for j in range(max(cmod(x, 3), 0))]
+
+
 CASES = {
     "second_positive": [(M1,), (M2,)],
     "per_row_distinct": [(M1,), (M2,)],
@@ -874,6 +929,8 @@ CASES = {
     "part_loop": [(M1,), (M2,)],
     "both_lift": [(M1,), (M2,)],
     "consumers": [(M1,), (M2,)],
+    "repl_filter": [(M1,), (M2,)],
+    "op_captures": [([3, 150, -7, 4, 200, 9, 0, 5],), ([5],)],
     "op_reduce": [([3, -1, 4, 1, 5, 9, 2, 6, 5, 3, 0, -5, 8, 7],), ([],)],
     "op_reduce_rows": [(M1,), (M2,)],
     "op_reduce_order": [(M1,), (M2,)],
@@ -897,6 +954,12 @@ CASES = {
     "rows_filt_gen": [(M1,), (M2,)],
     "zip_loop_src": [(M1,), (M2,)],
     "zip_loop_filt": [(M1,), (M2,)],
+    "lift_in_lift": [([0, 1, 2, 5, 3],), ([],)],
+    "lift_in_lift_while": [([0, 1, 2, 5, 3],)],
+    "const_state_lift": [([0, 1, 2, 4],)],
+    "nested_head_loop": [(4,), (0,)],
+    "host_sort_key": [([1, 2, 3, 4, 5, -4, 7, 8],), ([],)],
+    "host_expand_get": [([1, 2, 3, 4, 5, 11],), ([],)],
 }
 
 
