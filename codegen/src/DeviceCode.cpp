@@ -192,7 +192,7 @@ static const char *hostGuardCode(Check::Code code) {
   case Check::Shape: case Check::Irregular: return "shape";
   case Check::ZipSize: return "zip";
   case Check::Empty: return "empty";
-  case Check::Other: break;
+  case Check::Other: case Check::Negative: break;
   }
   return "generic";
 }
@@ -204,7 +204,7 @@ static std::string guardCode(Check::Code code) {
   case Check::ZipSize: return "ARRC_ERR_ZIP";
   case Check::Empty: return "ARRC_ERR_EMPTY";
   case Check::Irregular: return "ARRC_ERR_SHAPE";
-  case Check::Other: break;
+  case Check::Other: case Check::Negative: break;
   }
   return "ARRC_ERR_GENERIC";
 }

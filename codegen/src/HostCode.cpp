@@ -378,6 +378,7 @@ void Generator::check(const Check &x) {
     break;
   case Check::ZipSize: err = "arrc::format_error(arrc::ErrorCode::zip, " + pos + ", " + v(0) + ", " + v(1) + ", 0)"; break;
   case Check::Empty: err = "arrc::format_error(arrc::ErrorCode::empty, " + pos + ", 0, 0, 0)"; break;
+  case Check::Negative: err = "arrc::format_error(arrc::ErrorCode::negative_size, " + pos + ", " + v(0) + ", 0, 0)"; break;
   case Check::Irregular:
     err = "(" + pos + " + \": irregular array: inner sizes \" + std::to_string(" + v(0) +
           ") + \" and \" + std::to_string(" + v(1) + ") + \" differ\")";

@@ -461,6 +461,7 @@ struct Interp {
       case Check::Empty: msg << "empty array"; break;
       case Check::Irregular: msg << "irregular nested array: inner sizes " << vs(0) << " and " << vs(1); break;
       case Check::Other: msg << (x.message.empty() ? "check failed" : x.message); break;
+      case Check::Negative: msg << "negative size " << vs(0); break;
       }
       if (x.code != Check::Other && !x.message.empty()) msg << " (" << x.message << ")";
       fail(msg.str(), x.code, x.pos);

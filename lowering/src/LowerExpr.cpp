@@ -1324,10 +1324,11 @@ ExpP Lowerer::deviceGuard(ExpP ok, int pos, int code, std::vector<ExpP> values) 
       ch->pos = pos;
       ch->values = values;
       static const char *what[] = {"index out of bounds", "shape mismatch", "zip of arrays of different sizes",
-                                   "empty array", "irregular nested array", "check failed"};
+                                   "empty array", "irregular nested array", "check failed", "negative size"};
       bool fewValues = (ch->code == Check::Bounds && ch->values.size() != 3) ||
                        ((ch->code == Check::Shape || ch->code == Check::ZipSize || ch->code == Check::Irregular) &&
-                        ch->values.size() < 2);
+                        ch->values.size() < 2) ||
+                       (ch->code == Check::Negative && ch->values.empty());
       if (fewValues || ch->code == Check::Other) ch->message = what[ch->code], ch->code = Check::Other;
       ch->note = "hoisted from a parallel body";
       hostBlock->stmts.push_back(ch);

@@ -790,6 +790,14 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     if (a.kind == Val::Seq) a = indexable(a, at);
     if (!device) {
       m = bindScalar("m", m), n = bindScalar("n", n);
+      for (auto &e : {m, n}) {
+        auto neg = std::make_shared<Check>();
+        neg->code = Check::Negative;
+        neg->cond = binaryExp(BinOp::Ge, e, constLong(0));
+        neg->pos = position(at);
+        neg->values = {e};
+        emit(neg);
+      }
       auto ch = std::make_shared<Check>();
       ch->code = Check::Shape;
       ch->cond = binaryExp(BinOp::Eq, mulL(m, n), extent(a, 0, at));

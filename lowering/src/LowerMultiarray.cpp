@@ -333,10 +333,15 @@ Val Lowerer::lowerNew(const arrc::New &e) {
   for (auto &d : e.dims) {
     Val v = lower(d);
     dims.push_back(bindScalar("n", toLong(v.e)));
+    // a negative extent: a positioned error (not the runtime's allocation's)
+    auto ch = std::make_shared<Check>();
+    ch->code = Check::Negative;
+    ch->cond = binaryExp(BinOp::Ge, dims.back(), constLong(0));
+    ch->pos = position(d->span);
+    ch->values = {dims.back()};
+    ch->span = d->span;
+    emit(ch);
   }
-  auto ch = std::make_shared<Check>();
-  ExpP ok = constBool(true);
-  for (auto &d : dims) ok = binaryExp(BinOp::And, ok, binaryExp(BinOp::Ge, d, constLong(0)));
   TypeP t = e.type ? e.type : arrc::Type::array(e.elemType, int(dims.size()));
   std::vector<ScalarKind> ks;
   typeLeaves(t->elem, ks);

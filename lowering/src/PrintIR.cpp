@@ -164,7 +164,7 @@ struct Printer {
     }
     case StmtKind::Check: {
       auto &x = static_cast<const Check &>(s);
-      static const char *codes[] = {"Bounds", "Shape", "ZipSize", "Empty", "Irregular", "Other"};
+      static const char *codes[] = {"Bounds", "Shape", "ZipSize", "Empty", "Irregular", "Other", "Negative"};
       o << "check " << codes[x.code] << " #" << x.pos << " " << e(x.cond);
       if (!x.values.empty()) o << " [" << es(x.values) << "]";
       if (!x.message.empty()) o << " \"" << x.message << "\"";

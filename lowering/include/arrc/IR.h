@@ -178,10 +178,10 @@ struct Literal : Stmt {
 // equality of aggregate operations, zip sizes, section bounds, with-indices.
 struct Check : Stmt {
   Check() : Stmt(StmtKind::Check) {}
-  enum Code { Bounds, Shape, ZipSize, Empty, Irregular, Other } code = Other;
+  enum Code { Bounds, Shape, ZipSize, Empty, Irregular, Other, Negative } code = Other;
   ExpP cond;
   int pos = -1;              // Module::positions
-  std::vector<ExpP> values;  // Bounds: index, extent, axis; Shape/ZipSize: the two sizes
+  std::vector<ExpP> values;  // Bounds: index, extent, axis; Shape/ZipSize: the two sizes; Negative: the size
   std::string message;       // Other: the text
 };
 
