@@ -88,6 +88,16 @@ struct EnvNode {
   Env callerEnv;
 };
 
+// A Delayed array (an index function) of type t with extents dims.
+inline Val mkDelayed(const TypeP &t, std::vector<ExpP> dims, FetchFn f) {
+  Val d;
+  d.kind = Val::Delayed;
+  d.type = t;
+  d.dims = std::move(dims);
+  d.fetch = std::move(f);
+  return d;
+}
+
 // ---- helpers on source types
 void typeLeaves(const TypeP &t, std::vector<ScalarKind> &out); // scalar leaves (arrays: of the element)
 TypeP elemTypeOf(const TypeP &arrayType);                       // element type of a rank-1 array, row type otherwise
@@ -328,6 +338,9 @@ public:
   // (inLoopProbe: also inside a lifted loop's probe, for a caller whose
   // lifted form is cheap there)
   bool liftNeeded(const TypeP &rt, const std::function<void()> &touch, bool inLoopProbe = false);
+  // The probe under liftNeeded and fnNeedsLift: whether touch, lowered in a
+  // throwaway body, meets a loop that must be lifted but cannot be there.
+  bool meetsUnliftableLoop(const std::function<void()> &touch);
   // liftNeeded for f applied to the elements of the rank-1 array xs (a Seq's
   // fold, or one element at a free index).
   bool liftNeededFor(const TypeP &rt, const Val &f, const Val &xs, const Span &at);
@@ -344,6 +357,8 @@ public:
   bool liftedOperator(const std::string &name, const std::vector<Val> &args, const Span &at, const TypeP &rt,
                       Val &out);
   ExpP sumLong(const Val &arr, const Span &at); // the sum of a rank-1 long array
+  // arr (rank 1) with element i set to the leaves v: an index function.
+  Val setElement(const Val &arr, const ExpP &i, const std::vector<ExpP> &v, const Span &at);
   // [head | qs] in a body whose later qualifiers run such a loop reading
   // earlier variables: a loop lifted out of the body over src0 (qs[0]'s
   // source) appending, per element, [head | qs[1..]] to its state.

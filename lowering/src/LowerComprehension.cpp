@@ -657,8 +657,9 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
       for (int u : used) dependent = dependent || defs.count(u);
     }
     if (dependent) {
-      if (ht->rank != 1) Lw.error(head->span, "unsupported: an irregular nested comprehension of rank > 2");
-      // Runtime check: every inner size equal (code Irregular).
+      // Runtime check: every inner size equal, axis by axis (code Irregular):
+      // the minimum and maximum of each extent over the elements.
+      const int r = ht->rank;
       ExpP N = Lw.bindScalar("n", product(sp.dims));
       auto red = std::make_shared<Reduce>();
       red->n = N;
@@ -666,28 +667,45 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
       red->body = Lw.bodyBlock({red->n}, {red->index}, [&] {
         auto idx = decode(Lw, varExp(red->index, scalarT(ScalarKind::Long)), sp.dims);
         return runLevels(Lw, sp, idx, 0, [&] {
-          ExpP n = Lw.length(Lw.lower(head), head->span);
-          return std::vector<ExpP>{n, n};
+          Val h = Lw.lower(head);
+          std::vector<ExpP> ext;
+          for (int k = 0; k < r; ++k) {
+            ExpP n = k == 0 ? Lw.length(h, head->span) : Lw.extent(h, k, head->span);
+            ext.push_back(n);
+            ext.push_back(n);
+          }
+          return ext;
         }, false);
       });
-      int a0 = Lw.newVar("lo", scalarT(ScalarKind::Long)), a1 = Lw.newVar("hi", scalarT(ScalarKind::Long));
-      int b0 = Lw.newVar("lo", scalarT(ScalarKind::Long)), b1 = Lw.newVar("hi", scalarT(ScalarKind::Long));
-      red->op.params = {a0, a1, b0, b1};
       auto V = [&](int v) { return varExp(v, scalarT(ScalarKind::Long)); };
-      red->op.body.results = {callExp("min", {V(a0), V(b0)}, ScalarKind::Long), callExp("max", {V(a1), V(b1)}, ScalarKind::Long)};
-      red->ne = {constLong(INT64_MAX), constLong(0)};
-      int mn = Lw.newVar("minsz", scalarT(ScalarKind::Long)), mx = Lw.newVar("maxsz", scalarT(ScalarKind::Long));
-      red->outs = {mn, mx};
+      std::vector<int> as, bs, mins, maxs;
+      for (int k = 0; k < 2 * r; ++k) as.push_back(Lw.newVar(k % 2 ? "hi" : "lo", scalarT(ScalarKind::Long)));
+      for (int k = 0; k < 2 * r; ++k) bs.push_back(Lw.newVar(k % 2 ? "hi" : "lo", scalarT(ScalarKind::Long)));
+      red->op.params = as;
+      red->op.params.insert(red->op.params.end(), bs.begin(), bs.end());
+      for (int k = 0; k < r; ++k) {
+        red->op.body.results.push_back(callExp("min", {V(as[2 * k]), V(bs[2 * k])}, ScalarKind::Long));
+        red->op.body.results.push_back(callExp("max", {V(as[2 * k + 1]), V(bs[2 * k + 1])}, ScalarKind::Long));
+        red->ne.push_back(constLong(INT64_MAX));
+        red->ne.push_back(constLong(0));
+        mins.push_back(Lw.newVar("minsz", scalarT(ScalarKind::Long)));
+        maxs.push_back(Lw.newVar("maxsz", scalarT(ScalarKind::Long)));
+        red->outs.push_back(mins.back());
+        red->outs.push_back(maxs.back());
+      }
       red->note = sp.where + ": inner sizes (runtime regularity check)";
       Lw.emit(red);
-      auto ch = std::make_shared<Check>();
-      ch->code = Check::Irregular;
-      ch->cond = binaryExp(BinOp::Or, binaryExp(BinOp::Eq, N, constLong(0)), binaryExp(BinOp::Eq, V(mn), V(mx)));
-      ch->pos = Lw.position(head->span);
-      ch->values = {V(mn), V(mx)};
-      ch->span = head->span;
-      Lw.emit(ch);
-      innerDims = {V(mx)};
+      innerDims.clear();
+      for (int k = 0; k < r; ++k) {
+        auto ch = std::make_shared<Check>();
+        ch->code = Check::Irregular;
+        ch->cond = binaryExp(BinOp::Or, binaryExp(BinOp::Eq, N, constLong(0)), binaryExp(BinOp::Eq, V(mins[k]), V(maxs[k])));
+        ch->pos = Lw.position(head->span);
+        ch->values = {V(mins[k]), V(maxs[k])};
+        ch->span = head->span;
+        Lw.emit(ch);
+        innerDims.push_back(V(maxs[k]));
+      }
       // Seq heads (filters inside): Alloc + for-each fill.
       bool seq = false;
       {
@@ -705,7 +723,7 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
         std::vector<ExpP> arrs;
         for (auto k : ks) {
           auto al = std::make_shared<Alloc>();
-          al->dims = {N, V(mx)};
+          al->dims = {N, innerDims[0]};
           int o = Lw.newVar("nest", arrayT(k, 2));
           al->outs = {o};
           Lw.emit(al);

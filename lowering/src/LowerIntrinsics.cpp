@@ -89,7 +89,6 @@ Val Lowerer::reduceWith(const Val &arr, const Val &op, const std::vector<Val> &n
   return rebuild(elemT, r, pos);
 }
 
-static Val mkDelayed(const TypeP &t, std::vector<ExpP> dims, FetchFn f);
 
 // ---- sequential forms inside a parallel body (no storage: index functions
 // whose elements are computed by Loops over the arguments).
@@ -362,14 +361,6 @@ static bool isMathFn(const std::string &n) {
   return fs.count(n) > 0;
 }
 
-static Val mkDelayed(const TypeP &t, std::vector<ExpP> dims, FetchFn f) {
-  Val d;
-  d.kind = Val::Delayed;
-  d.type = t;
-  d.dims = std::move(dims);
-  d.fetch = std::move(f);
-  return d;
-}
 
 static ExpP scalarOf(Lowerer &Lw, const Val &v, const Span &at) {
   if (v.kind != Val::Scalar) Lw.error(at, "expected a scalar argument");

@@ -16,45 +16,24 @@ static const char *opWhy = "its operator runs a loop whose state varies in size 
                            "are folded in order, one per iteration";
 static TypeP longT() { return arrc::Type::scalarOf(ScalarKind::Long); }
 
-static Val delayed(const TypeP &t, std::vector<ExpP> dims, FetchFn f) {
-  Val d;
-  d.kind = Val::Delayed;
-  d.type = t;
-  d.dims = std::move(dims);
-  d.fetch = std::move(f);
-  return d;
-}
-
 bool Lowerer::fnNeedsLift(const Val &f, const std::vector<TypeP> &argTypes, const TypeP &rt, const Span &at) {
   // (inside another probe: that probe decides; inside a lifted loop's
   // probe the lifted form only exposes what it reads)
   if (liftProbe || f.kind != Val::Func) return false;
   for (auto &t : argTypes)
     if (!t) return false;
-  bool need = false;
-  NoHoist nh(*this);
-  Block savedDiscard = probeDiscard;
-  liftProbe++;
-  try {
-    subBlock(true, [&] {
-      std::vector<Val> args;
-      for (auto &t : argTypes) {
-        std::vector<ScalarKind> ks;
-        typeLeaves(t, ks);
-        std::vector<ExpP> xs;
-        for (auto k : ks) xs.push_back(varExp(newVar("a", scalarT(k)), scalarT(k)));
-        size_t p = 0;
-        args.push_back(rebuild(t, xs, p));
-      }
-      leaves(apply(f, args, at, rt), at);
-      return std::vector<ExpP>{};
-    });
-  } catch (const LowerError &er) {
-    need = er.message.rfind("unsupported: a loop whose state holds arrays of varying extents", 0) == 0;
-  }
-  liftProbe--;
-  probeDiscard = savedDiscard;
-  return need;
+  return meetsUnliftableLoop([&] {
+    std::vector<Val> args;
+    for (auto &t : argTypes) {
+      std::vector<ScalarKind> ks;
+      typeLeaves(t, ks);
+      std::vector<ExpP> xs;
+      for (auto k : ks) xs.push_back(varExp(newVar("a", scalarT(k)), scalarT(k)));
+      size_t p = 0;
+      args.push_back(rebuild(t, xs, p));
+    }
+    leaves(apply(f, args, at, rt), at);
+  });
 }
 
 Val Lowerer::loopFold(const TypeP &st, const Val &init, const ExpP &n,
@@ -135,6 +114,18 @@ ExpP Lowerer::sumLong(const Val &arr, const Span &at) {
   return varExp(o, L1());
 }
 
+Val Lowerer::setElement(const Val &arr, const ExpP &i, const std::vector<ExpP> &v, const Span &at) {
+  TypeP et = elemTypeOf(arr.type);
+  return mkDelayed(arr.type, {extent(arr, 0, at)}, [this, arr, i, v, et, at](const std::vector<ExpP> &j) {
+    auto old = leaves(elementAt(arr, j), at);
+    ExpP here = binaryExp(BinOp::Eq, toLong(j[0]), i);
+    std::vector<ExpP> r;
+    for (size_t k = 0; k < v.size(); ++k) r.push_back(selectExp(here, v[k], old.at(k)));
+    size_t p = 0;
+    return rebuild(et, r, p);
+  });
+}
+
 // ---- the sequential definitions
 
 namespace {
@@ -155,22 +146,9 @@ struct LiftedOps {
     size_t p = 0;
     return L.rebuild(t, r, p);
   }
-  // arr with [i] = v (an index function; materialised by the host Loop).
-  Val with(const Val &arr, const ExpP &i, const std::vector<ExpP> &v) {
-    TypeP et = elemTypeOf(arr.type);
-    Lowerer *Lp = &L;
-    Span a = at;
-    return delayed(arr.type, {L.extent(arr, 0, at)}, [Lp, arr, i, v, et, a](const std::vector<ExpP> &j) {
-      auto old = Lp->leaves(Lp->elementAt(arr, j), a);
-      ExpP here = binaryExp(BinOp::Eq, toLong(j[0]), i);
-      std::vector<ExpP> r;
-      for (size_t k = 0; k < v.size(); ++k) r.push_back(selectExp(here, v[k], old.at(k)));
-      size_t p = 0;
-      return Lp->rebuild(et, r, p);
-    });
-  }
+  Val with(const Val &arr, const ExpP &i, const std::vector<ExpP> &v) { return L.setElement(arr, i, v, at); }
   Val filled(const TypeP &arrT, const ExpP &n, const Val &v) {
-    return delayed(arrT, {n}, [v](const std::vector<ExpP> &) { return v; });
+    return mkDelayed(arrT, {n}, [v](const std::vector<ExpP> &) { return v; });
   }
   Val indexable(const Val &v) { return v.kind == Val::Seq ? L.indexable(v, at) : v; }
   void sameLength(const ExpP &na, const ExpP &nb) {
@@ -301,7 +279,7 @@ struct LiftedOps {
       Val keys = s.elems.at(1), vals = s.elems.at(2);
       ExpP k = L.bindScalar("key", item(ks, t).e);
       // j: how many stored keys are smaller (the key's slot)
-      Val less = delayed(arrc::Type::array(longT(), 1), {m}, [this, keys, k](const std::vector<ExpP> &i) {
+      Val less = mkDelayed(arrc::Type::array(longT(), 1), {m}, [this, keys, k](const std::vector<ExpP> &i) {
         return Val::scalar(selectExp(binaryExp(BinOp::Lt, L.elementAt(keys, i).e, k), constLong(1), constLong(0)),
                            longT());
       });
@@ -317,7 +295,7 @@ struct LiftedOps {
       Span w = at;
       auto shifted = [Lp, j, found, w](const Val &arr, const std::vector<ExpP> &v) {
         TypeP et = elemTypeOf(arr.type);
-        return delayed(arr.type, {Lp->extent(arr, 0, w)}, [Lp, arr, j, found, v, et, w](const std::vector<ExpP> &i) {
+        return mkDelayed(arr.type, {Lp->extent(arr, 0, w)}, [Lp, arr, j, found, v, et, w](const std::vector<ExpP> &i) {
           ExpP i0 = toLong(i[0]);
           ExpP after = binaryExp(BinOp::And, binaryExp(BinOp::Gt, i0, j), binaryExp(BinOp::Eq, found, constBool(false)));
           ExpP from = selectExp(after, subL(i0, constLong(1)), i0);
@@ -532,7 +510,7 @@ Val Lowerer::liftQualifiers(const std::vector<Qualifier> &qs0, const Val &src00,
   std::vector<ScalarKind> ks;
   typeLeaves(rt->elem, ks);
   TypeP et = rt->elem;
-  Val empty = delayed(rt, {constLong(0)}, [this, ks, et](const std::vector<ExpP> &) {
+  Val empty = mkDelayed(rt, {constLong(0)}, [this, ks, et](const std::vector<ExpP> &) {
     std::vector<ExpP> z;
     for (auto k : ks) z.push_back(constZero(k));
     size_t p = 0;

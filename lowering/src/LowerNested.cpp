@@ -1859,6 +1859,10 @@ bool Lowerer::liftNeeded(const TypeP &rt, const std::function<void()> &touch, bo
   if (!device || liftProbe || (liftLoopProbe && !inLoopProbe) || !rt || !rt->isArray() || rt->rank != 1 || !scalarTree(rt->elem)) return false;
   // Probe: the elements evaluated inside a sequential fold (where a consumer
   // reads them); only a loop that cannot be lifted from there asks for this.
+  return meetsUnliftableLoop(touch);
+}
+
+bool Lowerer::meetsUnliftableLoop(const std::function<void()> &touch) {
   bool need = false;
   NoHoist nh(*this);
   Block savedDiscard = probeDiscard;
@@ -1906,51 +1910,19 @@ bool Lowerer::liftComprehension(const Val &src, const TypeP &rt, const std::func
   std::vector<ScalarKind> ks;
   typeLeaves(et, ks);
   ExpP n = bindScalar("n", toLong(extent(src, 0, at)));
-  Val init;
-  init.kind = Val::Delayed;
-  init.type = rt;
-  init.dims = {n};
-  init.fetch = [this, ks, et](const std::vector<ExpP> &) {
+  Val init = mkDelayed(rt, {n}, [this, ks, et](const std::vector<ExpP> &) {
     std::vector<ExpP> z;
     for (auto k : ks) z.push_back(constZero(k));
     size_t p = 0;
     return rebuild(et, z, p);
-  };
-  LiftSpec sp;
-  sp.st = rt;
-  sp.isFor = true;
-  sp.span = sp.initSpan = sp.bodySpan = at;
-  sp.what = "array";
-  sp.why = "its elements run a loop whose state varies in size and that reads their variables where a fold would "
-           "run it, so they are made by a loop lifted out of the body, one element per iteration";
-  sp.bound = [n] { return Val::scalar(n, arrc::Type::scalarOf(ScalarKind::Long)); };
-  auto acc = std::make_shared<Val>();
-  auto tt = std::make_shared<ExpP>();
-  sp.bindState = [acc, tt](const Val &s, const ExpP &t, const Val &) {
-    *acc = s;
-    *tt = t;
-  };
-  sp.body = [this, acc, tt, elem, at, et, rt]() {
-    ExpP t = bindScalar("t", toLong(*tt));
-    Val x = elem(t);
+  });
+  out = loopFold(rt, init, n, [this, elem, at](const Val &a, const ExpP &t) {
     std::vector<ExpP> xs;
-    for (auto &l : leaves(x, at)) xs.push_back(bindScalar("x", l));
-    Val a = *acc;
-    Val d;
-    d.kind = Val::Delayed;
-    d.type = rt;
-    d.dims = {extent(a, 0, at)};
-    d.fetch = [this, a, t, xs, at, et](const std::vector<ExpP> &i) {
-      auto old = leaves(elementAt(a, i), at);
-      ExpP here = binaryExp(BinOp::Eq, toLong(i[0]), t);
-      std::vector<ExpP> r;
-      for (size_t k = 0; k < xs.size(); ++k) r.push_back(selectExp(here, xs[k], old.at(k)));
-      size_t p = 0;
-      return rebuild(et, r, p);
-    };
-    return d;
-  };
-  return liftLoop(sp, init, out);
+    for (auto &l : leaves(elem(t), at)) xs.push_back(bindScalar("x", l));
+    return setElement(a, t, xs, at);
+  }, at, "array", "its elements run a loop whose state varies in size and that reads their variables where a fold "
+                  "would run it, so they are made by a loop lifted out of the body, one element per iteration");
+  return true;
 }
 
 } // namespace arrc::lower

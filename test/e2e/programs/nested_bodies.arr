@@ -594,3 +594,24 @@ export int[[*]] repl_filter(int[[*,*]] m) =
 export (int, int[[*]], int[[*]]) op_captures(int[[*]] xs) =
   (reduce(\a b -> max(a, b + xs[0] - xs[0]), -1000, xs), scan(\a b -> a + b + 0 * xs[0], 0, xs),
    hist(\a b -> max(a, b) + 0 * length(filter(\y -> y > 100, xs)), 0, 3, [x % 3 | x <- xs], xs));
+
+
+// rank-3 and rank-4 results whose innermost size depends on the data (a
+// filter): equal for every element, or a runtime error naming the head
+// == test
+// in:  [[1, -2, 4], [3, 0, 5]]
+// out: [[[1, 4], [2, 5]], [[3, 5], [4, 6]]]
+// in:  [[1, 2], [3, 0]]
+// error: irregular array
+// in:  [[-1, -2], [0, 0]]
+// out: [[[], []], [[], []]]
+export int[[*,*,*]] rank3_filter(int[[*,*]] m) =
+  [[[x + j | x <- m[i, :], x > 0] | j <- iota(2)] | i <- iota(m.size(0))];
+// == test
+// in:  [[1, -2], [3, 0]]
+// out: [[[[0], [1]], [[0], [1]]], [[[0], [3]], [[0], [3]]]]
+// in:  [[1, 2], [3, 0]]
+// error: irregular array
+export int[[*,*,*,*]] rank4_filter(int[[*,*]] m) =
+  [[[[x * k | x <- filter(\y -> y > 0, m[i, :])] | k <- iota(2)] | _j <- iota(2)] | i <- iota(m.size(0))];
+

@@ -641,6 +641,38 @@ def op_captures(xs):
     return (red, sc, h)
 
 
+class Irregular(Exception):
+    pass
+
+
+def regular(a):  # a nested list must be rectangular (else arrc's runtime error)
+    def shape(x):
+        if not isinstance(x, list):
+            return ()
+        shapes = {shape(y) for y in x}
+        if len(shapes) > 1:
+            raise Irregular
+        return (len(x),) + (shapes.pop() if shapes else ())
+    shape(a)
+    return a
+
+
+def rank3_filter(m):
+    r = [[[x + j for x in row if x > 0] for j in range(2)] for row in m]
+    try:
+        return regular(r)
+    except Irregular:
+        return "error: irregular array"
+
+
+def rank4_filter(m):
+    r = [[[[x * k for x in row if x > 0] for k in range(2)] for _ in range(2)] for row in m]
+    try:
+        return regular(r)
+    except Irregular:
+        return "error: irregular array"
+
+
 # ---------------------------------------------------------------- nested_lifted_ops.arr
 def lens2(b):  # length(loop (w = [b]) for _j < b % 3 do w ++ w)
     return 2 ** max(cmod(b, 3), 0)
@@ -931,6 +963,8 @@ CASES = {
     "consumers": [(M1,), (M2,)],
     "repl_filter": [(M1,), (M2,)],
     "op_captures": [([3, 150, -7, 4, 200, 9, 0, 5],), ([5],)],
+    "rank3_filter": [([[1, -2, 4], [3, 0, 5]],), ([[1, 2], [3, 0]],), ([[-1, -2], [0, 0]],)],
+    "rank4_filter": [([[1, -2], [3, 0]],), ([[1, 2], [3, 0]],)],
     "op_reduce": [([3, -1, 4, 1, 5, 9, 2, 6, 5, 3, 0, -5, 8, 7],), ([],)],
     "op_reduce_rows": [(M1,), (M2,)],
     "op_reduce_order": [(M1,), (M2,)],
@@ -970,7 +1004,8 @@ def main():
         print(f"== {n}")
         for args in CASES[n]:
             print("// in:  " + " ".join(fmt(a) for a in args))
-            print("// out: " + fmt(g[n](*args)))
+            r = g[n](*args)
+            print(("// " + r) if isinstance(r, str) and r.startswith("error:") else "// out: " + fmt(r))
 
 
 if __name__ == "__main__":
