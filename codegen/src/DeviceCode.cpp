@@ -222,7 +222,9 @@ std::string Generator::read(const ExpP &e, bool dev) {
       if (g.var == arr->var)
         return "((" + idx.at(0) + ") == 0 ? " + std::string(cppScalar(ek)) + "(0) : arrc::gen::guard_failed<" +
                cppScalar(ek) + ">(arrc::ErrorCode::" + hostGuardCode(g.code) + ", detail::position(" +
-               std::to_string(e->checkPos) + ")))";
+               std::to_string(e->checkPos) + "), " + (idx.size() > 1 ? "int64_t(" + idx[1] + ")" : "-1") + ", " +
+               (idx.size() > 2 ? "int64_t(" + idx[2] + ")" : "-1") + ", " +
+               (idx.size() > 3 ? "int64_t(" + idx[3] + ")" : "0") + "))";
   }
   if (!dev) {
     return "arrc::gen::read<" + std::string(cppScalar(ek)) + ", " + std::to_string(rank) + ">(ctx, " +
@@ -257,10 +259,13 @@ std::string Generator::read(const ExpP &e, bool dev) {
   // one-element array {0}: report the guarded check's own error, not
   // bounds. Its value is known, so the array itself is never read (nor
   // allocated: see isGuard).
+  // The values after the index are what the error reports (index,
+  // extent, axis; or the two sizes).
   for (const auto &g : m_.guards)
     if (g.var == arr->var)
       return "((" + idx[0] + ") == 0 ? " + zero + " : (arrc_raise(" + errName_ + ", " + guardCode(g.code) +
-             ", " + std::to_string(e->checkPos) + ", -1, -1, 0), " + zero + "))";
+             ", " + std::to_string(e->checkPos) + ", " + (idx.size() > 1 ? idx[1] : "-1") + ", " +
+             (idx.size() > 2 ? idx[2] : "-1") + ", " + (idx.size() > 3 ? idx[3] : "0") + "), " + zero + "))";
   return "(" + join(checks, " && ") + " ? " + v + " : " + zero + ")";
 }
 

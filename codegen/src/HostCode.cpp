@@ -209,8 +209,9 @@ inline T read(arrc::Context &ctx, const arrc::Array<T, D> &a, const std::array<i
 }
 // A failed lowering guard read on the host (docs/codegen.md): its check's error.
 template <class T>
-[[noreturn]] inline T guard_failed(arrc::ErrorCode code, const std::string &pos) {
-  throw arrc::Error(arrc::format_error(code, pos, -1, -1, 0));
+[[noreturn]] inline T guard_failed(arrc::ErrorCode code, const std::string &pos, int64_t index, int64_t extent,
+                                   int64_t axis) {
+  throw arrc::Error(arrc::format_error(code, pos, index, extent, axis));
 }
 // Work-group size of a map kernel that stages its rows of matrices in local
 // memory (rows of `row_bytes` in all per work-item): the largest of 128, 64,

@@ -1128,7 +1128,8 @@ private:
     ExpP ok;
     if (!fixedValue(ix->args[0], inner, pure, ok)) return false;
     // The host Check: no element, or a loop around the guard runs no
-    // iteration, or ok. Device guards report sizes -1 (unknown): so does it.
+    // iteration, or ok. It reports the guard's values where they are fixed
+    // too (else -1: unknown).
     ExpP cond = ok;
     for (auto it = path.rbegin(); it != path.rend(); ++it) {
       const ExpP &n = *it;
@@ -1140,6 +1141,15 @@ private:
     c->pos = g->checkPos;
     c->values = {constLong(-1), constLong(-1)};
     if (c->code == Check::Bounds) c->values.push_back(constLong(0));
+    {
+      std::vector<ExpP> vs;
+      for (size_t k = 2; k < g->args.size(); ++k) {
+        ExpP v;
+        if (!fixedValue(g->args[k], inner, pure, v)) break;
+        vs.push_back(v);
+      }
+      if (vs.size() == g->args.size() - 2 && vs.size() >= c->values.size()) c->values = vs;
+    }
     c->note = "in-body guard checked before the parallel statement (bounds-check elimination)";
     checks.push_back(c);
     blockFacts_[&where].push_back(ok);

@@ -223,6 +223,29 @@ struct Interp {
     case Exp::Call: return call(e);
     case Exp::Read: {
       Value a = eval(e->args[0]);
+      if (e->args[0]->kind == Exp::Var)
+        for (auto &g : m.guards)
+          if (g.var == e->args[0]->var) {
+            // a lowering guard: guard[select(ok, 0, 1), reported values...]
+            if (idx(eval(e->args[1])) == 0) return element(a, {0});
+            std::vector<std::string> v;
+            for (size_t k = 2; k < e->args.size(); ++k) v.push_back(std::to_string(idx(eval(e->args[k]))));
+            std::ostringstream msg;
+            switch (g.code) {
+            case Check::Bounds:
+              if (v.size() == 3) msg << "index " << v[0] << " out of bounds for axis " << v[2] << " of extent " << v[1];
+              else msg << "index out of bounds";
+              break;
+            case Check::Shape: msg << "shape mismatch"; break;
+            case Check::ZipSize: msg << "zip of arrays of different sizes"; break;
+            case Check::Empty: msg << "empty array"; break;
+            case Check::Irregular: msg << "irregular nested array"; break;
+            case Check::Other: msg << "check failed"; break;
+            case Check::Negative: msg << "negative size"; break;
+            }
+            if (g.code != Check::Bounds && v.size() >= 2) msg << ": " << v[0] << " vs " << v[1];
+            fail(msg.str(), g.code, e->checkPos);
+          }
       if (int(e->args.size()) - 1 != a.type.rank) fail("internal: read with wrong number of indices");
       std::vector<int64_t> ix;
       for (size_t k = 1; k < e->args.size(); ++k) {

@@ -1343,7 +1343,11 @@ ExpP Lowerer::deviceGuard(ExpP ok, int pos, int code, std::vector<ExpP> values) 
     mod.guards.push_back({g, Check::Code(code)});
     it = guardVars.emplace(code, g).first;
   }
-  return readExp(varExp(it->second, arrayT(ScalarKind::Long, 1)), {selectExp(ok, constLong(0), constLong(1))}, pos);
+  // guard[select(ok, 0, 1), v...]: the values after the index are what the
+  // error reports (index, extent, axis; or the two sizes), not indices
+  std::vector<ExpP> ix{selectExp(ok, constLong(0), constLong(1))};
+  for (size_t k = 0; k < values.size() && k < 3; ++k) ix.push_back(toLong(values[k]));
+  return readExp(varExp(it->second, arrayT(ScalarKind::Long, 1)), ix, pos);
 }
 
 void Lowerer::lowerExport(const FunDecl &d, Function &out) {

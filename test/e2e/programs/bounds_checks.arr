@@ -80,7 +80,7 @@ export double skip_first(double[[*,*]] P, double[[*,*]] C) =
 // in: [1, 2] 3 2
 // out: [5, 7]
 // in: [1, 2] 7 2
-// error: bounds_checks.arr:88:57: index out of bounds
+// error: bounds_checks.arr:88:57: index 7 out of bounds for axis 0 of size 5
 // in: [1, 2] 7 0
 // out: [0, 0]
 // in: [] 7 2
@@ -92,7 +92,7 @@ export int[[*]] pick(int[[*]] xs, int m, int n) = [sum([iota(5)[m] * j + x | j <
 // in: [0, 2]
 // out: [0, 2]
 // in: [0, 3]
-// error: bounds_checks.arr:96:39: index out of bounds
+// error: bounds_checks.arr:96:39: index 3 out of bounds for axis 0 of size 3
 export int[[*]] small(int[[*]] xs) = [iota(3)[x] | x <- xs];
 
 // A read under an if on its index: not checked in that branch.
@@ -130,9 +130,9 @@ export double[[*]] sums(int[[*]] ids, double[[*,*]] P) =
 // in: [1, 2, 3] [10, 20, 30] [2, 0]
 // out: [33, 11]
 // in: [1, 2, 3] [10, 20, 30] [1, 3]
-// error: bounds_checks.arr:138:65: index out of bounds
+// error: bounds_checks.arr:138:65: index 3 out of bounds for axis 0 of size 3
 // in: [1, 2, 3] [10, 20, 30] [1000000000]
-// error: bounds_checks.arr:138:65: index out of bounds
+// error: bounds_checks.arr:138:65: index 1000000000 out of bounds for axis 0 of size 3
 // in: [1, 2, 3] [10, 20] [0]
 // error: bounds_checks.arr:138:65: shape mismatch: 3 vs 2
 export int[[*]] addk(int[[*]] xs, int[[*]] ys, int[[*]] ks) = [(xs + ys)[k] | k <- ks];

@@ -615,3 +615,16 @@ export int[[*,*,*]] rank3_filter(int[[*,*]] m) =
 export int[[*,*,*,*]] rank4_filter(int[[*,*]] m) =
   [[[[x * k | x <- filter(\y -> y > 0, m[i, :])] | k <- iota(2)] | _j <- iota(2)] | i <- iota(m.size(0))];
 
+// errors inside a body name the index and the extent, or the two sizes
+// == test
+// in:  [[1, -2, 3], [4, 5, 6]]
+// out: [3, 5]
+// in:  [[1, -2, 3], [0, 0, 0]]
+// error: nested_bodies.arr:624:49: index 1 out of bounds for axis 0 of size 0
+export int[[*]] second_pos_err(int[[*,*]] m) = [filter(\x -> x > 0, m[i, :])[1] | i <- iota(m.size(0))];
+// == test
+// in:  [[1, 2, 3]]
+// out: [14]
+// in:  [[1, -2, 3]]
+// error: zip of arrays of unequal sizes: 2 vs 3
+export int[[*]] zip_pos_err(int[[*,*]] m) = [sum([a * b | a <- filter(\x -> x > 0, m[i, :]) | b <- m[i, :]]) | i <- iota(m.size(0))];

@@ -33,7 +33,7 @@ export int[[*]] reads_element(int[[*]] xs) =
 // out: [4, 7]
 // == test
 // in:  [[3, -1, 4, 1], [5, -3, -1, -4]]
-// error: nested_loops.arr:38:5: index out of bounds
+// error: nested_loops.arr:38:5: index 0 out of bounds for axis 0 of size 0
 export int[[*]] above_head(int[[*,*]] m) =
   [(loop (w = m[i, :]) while length(w) > 1 do filter(\v -> v > w[0], w))[0] | i <- iota(m.size(0))];
 

@@ -10,12 +10,12 @@ export int[[*]] w(int n) = [sum(iota(5) with [x % 5] = 100) | x <- [0..<n]];
 // CHECK-LABEL: export w(
 // CHECK: guard_{{[0-9]+}}: long{{\[\[}}*]] = literal shape(1) {0}
 // CHECK: = map (
-// CHECK: guard_{{[0-9]+}}[select({{.*}}, 0L, 1L)]!{{[0-9]+}}
+// CHECK: guard_{{[0-9]+}}[select({{.*}}, 0L, 1L){{.*}}]!{{[0-9]+}}
 // CHECK: = loop (
 export int[[*]] rg(int n, int k) = [let r = [0..<x] in r[x - k] | x <- [1..n]];
 // CHECK-LABEL: export rg(
 // CHECK: = map (
-// CHECK: let ix_{{[0-9]+}}: long = (ix_{{[0-9]+}} + guard_{{[0-9]+}}[select({{.*}}, 0L, 1L)]!{{[0-9]+}})
+// CHECK: let ix_{{[0-9]+}}: long = (ix_{{[0-9]+}} + guard_{{[0-9]+}}[select({{.*}}, 0L, 1L){{.*}}]!{{[0-9]+}})
 export int[[*]] sc(int n) = [sum(scan((+), 0, iota(x))) | x <- [0..<n]];
 // CHECK-LABEL: export sc(
 // CHECK: = map (

@@ -11,7 +11,7 @@ export int[[*]] inv(int[[*]] xs, int m) = [sum([iota(3)[x] * j + x * x | j <- io
 // CHECK-LABEL: export inv(
 // CHECK: = map (
 // CHECK: ix_[[G:[0-9]+]]: long = if (max(long(m_{{[0-9]+}}), 0L) > 0L) then {
-// CHECK-NEXT: yield (ix_{{[0-9]+}} + guard_{{[0-9]+}}[select({{.*}}, 0L, 1L)]!0)
+// CHECK-NEXT: yield (ix_{{[0-9]+}} + guard_{{[0-9]+}}[select({{.*}}, 0L, 1L){{.*}}]!0)
 // CHECK-NEXT: } else {
 // CHECK-NEXT: yield 0L
 // CHECK-NEXT: }

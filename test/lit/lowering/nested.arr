@@ -23,7 +23,7 @@ export int[[*]] second(int[[*,*]] m) =
 // CHECK: // comprehension 16:3: regular map nest
 // CHECK: let off_{{[0-9]+}}: long = offs_{{[0-9]+}}[i_{{[0-9]+}}]
 // CHECK: let len_{{[0-9]+}}: long = lens_{{[0-9]+}}[i_{{[0-9]+}}]
-// CHECK: guard_{{[0-9]+}}[select({{.*}}(1L < len_{{[0-9]+}}){{.*}}, 0L, 1L)]
+// CHECK: guard_{{[0-9]+}}[select({{.*}}(1L < len_{{[0-9]+}}){{.*}}, 0L, 1L){{.*}}]
 // SEQ-LABEL: export second(
 // SEQ: // nested filter 16:13: sequentialised (forced by --nested=sequential or ARRC_NESTED; element k found by a fold)
 // SEQ-NOT: = expand (
