@@ -565,6 +565,10 @@ static void buildSpace(Lowerer &Lw, Space &sp, const std::vector<Qualifier> &qs)
           Env here = Lw.env;
           ExpP start = readExp(varExp(Lw.mod, offs), {fv2});
           Lw.foldSeq(s, {start}, [&](const std::vector<ExpP> &acc, const Val &item) {
+            // (the source's fold may run in its own scope, e.g. an inlined
+            // function's: the generator binds in the comprehension's)
+            Env inFold = Lw.env;
+            Lw.env = here;
             Lw.bindPattern(q.pattern, item, true);
             auto ls = allLeaves();
             for (size_t k = 0; k < cols.size(); ++k) {
@@ -574,7 +578,7 @@ static void buildSpace(Lowerer &Lw, Space &sp, const std::vector<Qualifier> &qs)
               w->value = ls.at(k);
               Lw.emit(w);
             }
-            Lw.env = here;
+            Lw.env = inFold;
             return std::vector<ExpP>{addL(acc[0], constLong(1))};
           }, q.span);
           return std::vector<ExpP>{};
@@ -620,7 +624,10 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
         idx.push_back(varExp(idxVars.back(), scalarT(ScalarKind::Long)));
       }
       Lowerer::NoHoist nh(Lw);
-      Block probe = Lw.subBlock(true, [&] {
+      Block savedDiscard = Lw.probeDiscard;
+      // (a body with the space's index: a loop in the head that must be
+      // lifted can be, into the discarded probe)
+      Block probe = Lw.bodyBlock(sp.dims, idxVars, [&] {
         runLevels(Lw, sp, idx, 0, [&] {
           Val h = Lw.lower(head);
           if (h.kind == Val::Seq) dependent = true;
@@ -630,6 +637,7 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
         }, false);
         return std::vector<ExpP>{};
       });
+      Lw.probeDiscard = savedDiscard;
       std::set<int> defs, used;
       blockDefs(probe, defs);
       defs.insert(idxVars.begin(), idxVars.end());
@@ -710,14 +718,21 @@ static Val emitHead(Lowerer &Lw, Space &sp, const ExprP &head, const TypeP &resu
       bool seq = false;
       {
         Lowerer::NoHoist nh(Lw);
-      Block probe = Lw.subBlock(true, [&] {
-          std::vector<ExpP> idx(sp.dims.size(), constLong(0));
+        Block savedDiscard = Lw.probeDiscard;
+        std::vector<int> pv;
+        std::vector<ExpP> idx;
+        for (size_t d = 0; d < sp.dims.size(); ++d) {
+          pv.push_back(Lw.newVar("i", scalarT(ScalarKind::Long)));
+          idx.push_back(varExp(pv.back(), scalarT(ScalarKind::Long)));
+        }
+        Lw.bodyBlock(sp.dims, pv, [&] {
           runLevels(Lw, sp, idx, 0, [&] {
             seq = Lw.lower(head).kind == Val::Seq;
             return std::vector<ExpP>{};
           }, false);
           return std::vector<ExpP>{};
         });
+        Lw.probeDiscard = savedDiscard;
       }
       if (seq) {
         std::vector<ExpP> arrs;

@@ -673,6 +673,14 @@ def rank4_filter(m):
         return "error: irregular array"
 
 
+def positions_by_value(m):
+    return [(i, v, k) for i, row in enumerate(m) for v in sorted(set(row)) for k in range(len(row)) if row[k] == v]
+
+
+def bubble_rows(m):
+    return [sorted(row) for row in m]
+
+
 # ---------------------------------------------------------------- nested_lifted_ops.arr
 def lens2(b):  # length(loop (w = [b]) for _j < b % 3 do w ++ w)
     return 2 ** max(cmod(b, 3), 0)
@@ -965,6 +973,8 @@ CASES = {
     "op_captures": [([3, 150, -7, 4, 200, 9, 0, 5],), ([5],)],
     "rank3_filter": [([[1, -2, 4], [3, 0, 5]],), ([[1, 2], [3, 0]],), ([[-1, -2], [0, 0]],)],
     "rank4_filter": [([[1, -2], [3, 0]],), ([[1, 2], [3, 0]],)],
+    "positions_by_value": [(M1,), ([[2, 2], [0, -1]],)],
+    "bubble_rows": [(M1,), (M2,)],
     "op_reduce": [([3, -1, 4, 1, 5, 9, 2, 6, 5, 3, 0, -5, 8, 7],), ([],)],
     "op_reduce_rows": [(M1,), (M2,)],
     "op_reduce_order": [(M1,), (M2,)],
