@@ -149,6 +149,11 @@ private:
   std::string errName_ = "arrc_err"; // the error buffer's name in device code
   bool mayRaise_ = false;            // device code of this function can raise an error
   std::set<int> staged_;             // matrices whose rows the current map kernel staged
+  // The CPU tile schedule of the current map kernel (SoacMapLanes.cpp): each
+  // value's lane class (bit 1: the row lane, bit 2: the column lane) and the tile.
+  std::map<int, int> laneClass_;
+  int laneR_ = 1, laneL_ = 1;
+  std::map<int, std::pair<std::string, std::string>> laneIndex_; // a lane's index as long, as int
   Code *host_ = nullptr;
   // The distributed overloads (Distributed*.cpp): text of the header's
   // ARRC_MPI section, one function per export, their own kernels.
@@ -251,6 +256,21 @@ private:
 
   // ---- SOACs (Soac*.cpp)
   void map(const Map &x);
+  // CPU tile schedule of map nests (SoacMapLanes.cpp)
+  bool lanePlan(const Map &x);
+  void laneKernel(Code &k, const Map &x, const std::vector<std::string> &dims, const std::function<void()> &store);
+  void laneTile(Code &k, const Map &x, const std::vector<std::string> &dims, const std::function<void()> &store,
+                bool edge);
+  bool laneAnalyze(const Block &b);
+  bool laneGathers(const Block &b, bool inLoop) const;
+  bool laneInterchangeable(const ir::Loop &x) const;
+  int laneClassOf(const ExpP &e) const;
+  int laneClassOf(const Stmt &s) const;
+  void laneOpen(Code &c, int cls);
+  void laneClose(Code &c, int cls);
+  void laneDecl(Code &c, int v, int cls);
+  void laneBlock(Code &c, const Block &b);
+  void laneStmt(Code &c, const Stmt &s);
   void reduce(const Reduce &x);
   void scan(const Scan &x);
   void segScan(const SegScan &x);

@@ -223,6 +223,10 @@ inline bool stage_rows(arrc::Context &ctx) {
   if (force && *force) return force[0] != '0';
   return ctx.is_gpu();
 }
+// Whether map kernels with a CPU tile schedule run it: on CPU devices,
+// unless ARRC_MAP_LANES=0 (to compare, or to test the element-per-work-item
+// kernels there), as the runtime's builds see it (arrc::Context::map_lanes).
+inline bool map_lanes(arrc::Context &ctx) { return ctx.map_lanes(); }
 inline size_t staging_group(size_t row_bytes) {
   for (size_t wg : {128, 64, 32})
     if (wg * row_bytes <= 24576) return wg;

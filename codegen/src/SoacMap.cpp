@@ -116,6 +116,8 @@ void Generator::map(const Map &x) {
   if (distributed_ && shift.empty()) staged.clear();
   std::vector<std::string> dimNames;
   for (size_t k = 0; k < D; ++k) dimNames.push_back("d" + std::to_string(k));
+  const bool lanes = lanePlan(x);
+  std::map<int, int> laneClass = laneClass_;
   h("// " + std::string(x.outs.empty() ? "parallel for-each" : "map") + (where(x).empty() ? "" : " (" + where(x) + ")") +
     ": kernel " + kn + (staged.empty() ? "" : " (rows staged in local memory on GPUs)"));
   for (int o : x.outs) h(decl(o, false) + ";");
@@ -142,6 +144,25 @@ void Generator::map(const Map &x) {
   } else {
     global = "arrc::NDRange(size_t(" + join(dimNames, " * ") + "))";
   }
+  if (lanes) {
+    // CPU devices: one work-item per tile of laneR_ x laneL_ elements, in
+    // work-groups of 8 tiles along the outer lane axis (the tiles of a
+    // work-group share the columns they read; PoCL's own choice for
+    // awkward counts, e.g. 11 x 168 tiles, took twice the time); the
+    // counts rounded up to whole work-groups (their extra tiles store nothing)
+    std::vector<std::string> g, l;
+    for (size_t k = 0; k < D; ++k) {
+      std::string d = dimNames[D - 1 - k];
+      int t = k == 0 ? laneL_ : k == 1 ? laneR_ : 1;
+      std::string tiles = t > 1 ? "size_t((" + d + " + " + std::to_string(t - 1) + ") / " + std::to_string(t) + ")"
+                                : "size_t(" + d + ")";
+      bool grouped = D == 1 ? k == 0 : k == 1;
+      g.push_back(grouped ? "arrc::round_up(" + tiles + ", 8)" : tiles);
+      l.push_back(grouped ? "8" : "1");
+    }
+    global = "lanes ? arrc::NDRange(" + join(g) + ") : " + global;
+    local = "lanes ? arrc::NDRange(" + join(l) + ") : " + local;
+  }
   if (!staged.empty()) {
     // the work-group size (0: no staging) and each array's row pitch
     std::vector<std::string> conds = {"arrc::gen::stage_rows(ctx)"}, rowBytes;
@@ -163,8 +184,9 @@ void Generator::map(const Map &x) {
     ocl.push_back("int stg_on");
     oh.push_back("int32_t(stage_wg > 0)");
     global = "stage_wg ? arrc::NDRange(arrc::round_up(size_t(d0), stage_wg)) : " + global;
-    local = "stage_wg ? arrc::NDRange(stage_wg) : arrc::NDRange()";
+    local = "stage_wg ? arrc::NDRange(stage_wg) : " + local;
   }
+  if (lanes) h(std::string("const bool lanes = ") + (staged.empty() ? "" : "!stage_wg && ") + "arrc::gen::map_lanes(ctx);");
   h("if (" + cond + ")");
   h("  " + launch(kn, global, local, oh, unitStride(fv)));
   host_->close();
@@ -172,6 +194,22 @@ void Generator::map(const Map &x) {
   Code k;
   k.ind = 0;
   beginKernel(k, kn, (x.outs.empty() ? "for-each" : "map") + std::string(where(x).empty() ? "" : " at " + where(x)), ocl);
+  // the element's results to the outputs (index variables and results as
+  // the body's code names them)
+  auto store = [&] {
+    std::string lin = devName(x.index[0]);
+    for (size_t j = 1; j < D; ++j) lin = "(" + lin + ") * " + dimNames[j] + " + " + devName(x.index[j]);
+    k.line("long out_index = " + lin + ";");
+    for (size_t o = 0; o < x.outs.size(); ++o) {
+      std::string v = exp(x.body.results.at(o), true);
+      if (typeOf(x.outs[o]).elem == ScalarKind::Bool) v = "(uchar)(" + v + ")";
+      k.line(name(x.outs[o]) + "[out_index] = " + v + ";");
+    }
+  };
+  if (lanes) {
+    laneClass_ = laneClass;
+    laneKernel(k, x, dimNames, store);
+  }
   if (D <= 3) {
     for (size_t j = 0; j < D; ++j)
       k.line(decl(x.index[j], true) + " = (" + clScalar(typeOf(x.index[j]).elem) + ")get_global_id(" + std::to_string(D - 1 - j) + ");");
@@ -201,16 +239,7 @@ void Generator::map(const Map &x) {
     k.line("if (" + devName(x.index[0]) + " >= d0) return;");
   }
   devBlock(k, x.body);
-  if (!x.outs.empty()) {
-    std::string lin = devName(x.index[0]);
-    for (size_t j = 1; j < D; ++j) lin = "(" + lin + ") * " + dimNames[j] + " + " + devName(x.index[j]);
-    k.line("long out_index = " + lin + ";");
-    for (size_t o = 0; o < x.outs.size(); ++o) {
-      std::string v = exp(x.body.results.at(o), true);
-      if (typeOf(x.outs[o]).elem == ScalarKind::Bool) v = "(uchar)(" + v + ")";
-      k.line(name(x.outs[o]) + "[out_index] = " + v + ";");
-    }
-  }
+  if (!x.outs.empty()) store();
   staged_.clear();
   k.close();
   kernels_ += k.s;

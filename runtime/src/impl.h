@@ -34,6 +34,7 @@ struct ContextImpl {
   cl_command_queue queue = nullptr;
   std::string device_name, platform_name, driver_version, device_version;
   bool gpu = false, fp64 = false, unified_memory = false;
+  bool map_lanes = false; // !gpu, unless ARRC_MAP_LANES=0
   // NVIDIA compute capability >= 7 (cl_nv_device_attribute_query): the
   // primitives may use warp shuffles/ballots through inline PTX (see
   // kernels.h, ARRC_NV). $ARRC_NV_WARP=0 turns it off (for A/B benchmarks).

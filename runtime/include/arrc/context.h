@@ -188,6 +188,9 @@ public:
   std::string driver_version() const;
   std::string describe() const;  // "device name (platform name, driver x)"
   bool is_gpu() const;
+  // Whether generated map kernels run their CPU tile schedule (CPU devices,
+  // unless ARRC_MAP_LANES=0; programs are then built with -DARRC_NO_MAP_LANES).
+  bool map_lanes() const;
   bool supports_fp64() const;
   size_t max_alloc_bytes() const;      // CL_DEVICE_MAX_MEM_ALLOC_SIZE
   size_t global_mem_bytes() const;
