@@ -301,6 +301,22 @@ void Generator::devStmt(Code &c, const Stmt &s) {
   }
   case StmtKind::If: {
     auto &x = static_cast<const ir::If &>(s);
+    int budget = 12;
+    bool flat = ifConvertible(x, budget);
+    if (flat) {
+      // CPU devices: both branches, then a select per result. The branches
+      // have no effects and read only in range whatever the condition, so
+      // the loop around can be vectorised without masked loads (a filter's
+      // chain of conditions in an expand's walk, docs/codegen.md).
+      c.line("#ifdef ARRC_CPU");
+      std::string cond = exp(x.cond, true);
+      devBlock(c, x.thenB);
+      devBlock(c, x.elseB);
+      for (size_t i = 0; i < x.outs.size(); ++i)
+        c.line(decl(x.outs[i], true) + " = (" + cond + ") ? " + exp(x.thenB.results.at(i), true) + " : " +
+               exp(x.elseB.results.at(i), true) + ";");
+      c.line("#else");
+    }
     for (int o : x.outs) {
       if (typeOf(o).rank > 0) fail("array-valued if inside a kernel");
       c.line(decl(o, true) + ";");
@@ -315,6 +331,7 @@ void Generator::devStmt(Code &c, const Stmt &s) {
     for (size_t i = 0; i < x.outs.size(); ++i)
       c.line(devName(x.outs[i]) + " = " + exp(x.elseB.results.at(i), true) + ";");
     c.close();
+    if (flat) c.line("#endif");
     return;
   }
   case StmtKind::Loop: {
@@ -390,6 +407,42 @@ void Generator::devStmt(Code &c, const Stmt &s) {
   default:
     fail("host-level statement (kind " + std::to_string(int(s.kind)) + ") inside a kernel body");
   }
+}
+
+// Whether an if may run as both branches and a select (devStmt): scalar
+// results; branches of Lets (and such ifs) whose expressions have no
+// effects, read only where boundsChecks proved the read in range whatever
+// the ifs' conditions, and cost little (budget: Lets, a math call 4).
+bool Generator::ifConvertible(const ir::If &x, int &budget) const {
+  for (int o : x.outs)
+    if (typeOf(o).rank > 0) return false;
+  std::function<bool(const ExpP &)> pure = [&](const ExpP &e) {
+    if (!e) return true;
+    if (e->kind == Exp::Read) {
+      if (e->checkPos >= 0 || !e->speculable || e->args[0]->kind != Exp::Var || isGuard(e->args[0]->var))
+        return false;
+    }
+    if (e->kind == Exp::Call && (budget -= 4) < 0) return false;
+    for (auto &a : e->args)
+      if (!pure(a)) return false;
+    return true;
+  };
+  if (!pure(x.cond)) return false;
+  for (const Block *b : {&x.thenB, &x.elseB}) {
+    for (auto &st : b->stmts) {
+      if (--budget < 0) return false;
+      if (st->kind == StmtKind::Let) {
+        if (typeOf(st->outs[0]).rank > 0 || !pure(static_cast<const Let &>(*st).value)) return false;
+      } else if (st->kind == StmtKind::If) {
+        if (!ifConvertible(static_cast<const ir::If &>(*st), budget)) return false;
+      } else {
+        return false;
+      }
+    }
+    for (auto &r : b->results)
+      if (!pure(r)) return false;
+  }
+  return true;
 }
 
 // The term e of a reduce's float sum `for k < n: p = p + e` (p used nowhere

@@ -199,6 +199,7 @@ private:
   // "A.weight(r-1) == 1 && ..." over the arrays among vars ("" if none).
   std::string unitStride(const std::set<int> &vars) const;
   const ExpP *splitSum(const ir::Loop &x) const;
+  bool ifConvertible(const ir::If &x, int &budget) const;
 
   // ---- host code (HostCode.cpp)
   void h(const std::string &l) { host_->line(l); }

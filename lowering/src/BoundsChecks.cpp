@@ -821,6 +821,7 @@ private:
   // block (a SOAC body or a loop body reached only where the Check required them).
   std::map<const Block *, std::vector<ExpP>> blockFacts_;
   bool harden_ = false; // also check unproven reads that rely on a guard
+  std::vector<Scope> ifBase_; // the scope outside each enclosing if, outermost first
   int hardened_ = 0;
 
   // --- facts from conditions
@@ -892,6 +893,16 @@ private:
     return true;
   }
 
+  // An unchecked read proven in range without the conditions of the ifs
+  // around it (the scope outside the outermost one) is speculable: a copy
+  // marked so, or null if nothing changes.
+  ExpP markSpeculable(const ExpP &x, const Scope &sc) {
+    if (x->speculable || !inRange(x, ifBase_.empty() ? sc : ifBase_.front())) return nullptr;
+    auto c = std::make_shared<Exp>(*x);
+    c->speculable = true;
+    return c;
+  }
+
   ExpP rewriteReads(const ExpP &e, const Scope &sc) {
     return rewriteExp(e, [&](const ExpP &x) -> ExpP {
       if (x->kind != Exp::Read || x->args[0]->kind != Exp::Var) return nullptr;
@@ -902,14 +913,19 @@ private:
         // does not stop the device: unless proven in range anyway, such a
         // read gets a check at the guard's position (the guard, evaluated
         // first, still reports the error).
-        if (!harden_ || an_.guards().count(arr)) return nullptr;
-        int pos = -1;
-        for (size_t k = 1; k < x->args.size() && pos < 0; ++k) pos = an_.guardDependence(x->args[k]);
-        if (pos < 0 || inRange(x, sc)) return nullptr;
-        auto c = std::make_shared<Exp>(*x);
-        c->checkPos = pos;
-        hardened_++;
-        return c;
+        if (an_.guards().count(arr)) return nullptr;
+        if (harden_) {
+          int pos = -1;
+          for (size_t k = 1; k < x->args.size() && pos < 0; ++k) pos = an_.guardDependence(x->args[k]);
+          if (pos >= 0 && !inRange(x, sc)) {
+            auto c = std::make_shared<Exp>(*x);
+            c->checkPos = pos;
+            c->speculable = false;
+            hardened_++;
+            return c;
+          }
+        }
+        return markSpeculable(x, sc);
       }
       if (an_.guards().count(arr)) {
         // guard[select(ok, 0L, 1L)]: 0 wherever ok is proven
@@ -923,6 +939,7 @@ private:
       if (!inRange(x, sc)) return nullptr;
       auto c = std::make_shared<Exp>(*x);
       c->checkPos = -1;
+      c->speculable = ifBase_.empty() || inRange(x, ifBase_.front());
       return c;
     });
   }
@@ -947,8 +964,10 @@ private:
       Scope t = sc, e = sc;
       addFact(t, x.cond, false);
       addFact(e, x.cond, true);
+      ifBase_.push_back(sc);
       block(x.thenB, t);
       block(x.elseB, e);
+      ifBase_.pop_back();
       return;
     }
     forEachBlock(s, [&](Block &in) { block(in, sc); });
@@ -969,10 +988,12 @@ private:
         Scope t = sc, e = sc;
         addFact(t, x.cond, false);
         addFact(e, x.cond, true);
+        ifBase_.push_back(sc);
         host(x.thenB, t);
         host(x.elseB, e);
         for (auto *blk : {&x.thenB, &x.elseB})
           for (auto &r : blk->results) r = rewriteReads(r, blk == &x.thenB ? t : e);
+        ifBase_.pop_back();
       } else if (s->kind == StmtKind::Loop) {
         exps(*s, sc);
         forEachBlock(*s, [&](Block &in) {

@@ -1410,6 +1410,11 @@ void arrc_expand_compact(long n, __global const long* ends, __global const long*
 // vectorise), no search but the first.
 inline const char* kExpandCpu = R"CLC(
 inline long arrc_cexp_chunk(long total, long nchunks) { return (total + nchunks - 1) / nchunks; }
+// The host defines ARRC_CEXP_LOOP_HINT (a loop pragma for the walk's inner
+// loop) where it pays: expand_reduce with a built-in operator on scalars.
+#ifndef ARRC_CEXP_LOOP_HINT
+#define ARRC_CEXP_LOOP_HINT
+#endif
 // Calls BODY(j, i, k) for the elements [lo, hi) of the expansion, in order.
 #define ARRC_CEXP_WALK(lo, hi, BODY)                                          \
   if ((lo) < (hi)) {                                                          \
@@ -1418,6 +1423,7 @@ inline long arrc_cexp_chunk(long total, long nchunks) { return (total + nchunks 
     while (arrc_j < (hi)) {                                                   \
       long arrc_s = arrc_i > 0 ? ends[arrc_i - 1] : 0;                        \
       long arrc_e = min(ends[arrc_i], (hi));                                  \
+      ARRC_CEXP_LOOP_HINT                                                     \
       for (long arrc_k = arrc_j - arrc_s; arrc_k < arrc_e - arrc_s; ++arrc_k) \
         BODY(arrc_s + arrc_k, arrc_i, arrc_k)                                 \
       arrc_j = arrc_e > arrc_j ? arrc_e : arrc_j;                             \

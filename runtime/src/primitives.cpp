@@ -179,6 +179,11 @@ Chunks cpu_chunks(Context& ctx, int64_t n) {
   return {(n + size - 1) / size, size};
 }
 
+bool is_scalar_type(const ElemType& t) {
+  return t.name == "int" || t.name == "uint" || t.name == "long" || t.name == "ulong" || t.name == "float" ||
+         t.name == "double";
+}
+
 bool mentions_double(const std::string& s) { return s.find("double") != std::string::npos; }
 
 // Assembles a program: pragmas, prelude, type, operator, parameter macros,
@@ -431,9 +436,7 @@ void reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n, cons
     // the device compiler as a reduction (clang's loop hint also lets it
     // reorder float operations, as every reduce schedule may: the operator
     // is associative); custom operators get four independent accumulators.
-    bool scalar = t.name == "int" || t.name == "uint" || t.name == "long" || t.name == "ulong" ||
-                  t.name == "float" || t.name == "double";
-    bool vectorised = scalar && op.kind != Operator::Custom;
+    bool vectorised = is_scalar_type(t) && op.kind != Operator::Custom;
     std::string defs = op.commutative && !vectorised ? "#define ARRC_COMMUTATIVE 1\n" : "";
     if (vectorised)  // 512 bits of T per step (clang's loop hint; other compilers ignore it)
       defs += "#define ARRC_VECTOR_WIDTH " + std::to_string(std::max<size_t>(4, 64 / std::max<size_t>(t.size, 1))) + "\n";
@@ -1187,6 +1190,12 @@ void expand_reduce(Context& ctx, const ElemType& t, const Operator& op, const Ex
   Config c = config(ctx);
   WalkShape w = walk_shape(ctx, c, t, 16);
   std::string defs = op.commutative ? "#define ARRC_COMMUTATIVE 1\n" : "";
+  if (c.cpu && is_scalar_type(t) && op.kind != Operator::Custom)
+    // each source's run folded 512 bits at a time, as the CPU reduce: PoCL
+    // picked 8 ints, and the Pythagorean triples' walk (runs of about 100)
+    // took 3.9 ms instead of 2.8 on one core
+    defs += "#define ARRC_CEXP_LOOP_HINT _Pragma(\"clang loop vectorize_width(" +
+            std::to_string(std::max<size_t>(4, 64 / std::max<size_t>(t.size, 1))) + ")\")\n";
   const ProgramSource& src = walk_program(ctx, c, t, &op, in, "REDUCE", w, defs);
   // the number of partials is fixed (the total stays on the device)
   int64_t parts = c.cpu ? cpu_walk_chunks(ctx) : static_cast<int64_t>(w.groups);

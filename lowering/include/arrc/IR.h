@@ -69,6 +69,10 @@ struct Exp {
   // Read: index into Module::positions for the bounds check, or -1 when the
   // indices are known to be in range (e.g. a map's own index space).
   int checkPos = -1;
+  // Read: in range whatever the conditions of the ifs around it (set by
+  // boundsChecks, docs/lowering.md): codegen may evaluate it before an if
+  // whose branch holds it.
+  bool speculable = false;
   std::vector<ExpP> args;
 };
 
