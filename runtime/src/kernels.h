@@ -749,7 +749,9 @@ __kernel void arrc_cscan_apply(long n, long chunk, int inclusive, __global const
                                ARRC_OP_PARAMS) {
   long arrc_g = get_global_id(0);
   long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);
-  ST arrc_run = partial[arrc_g];
+  // the first chunk's prefix is the neutral element (a scan of one chunk
+  // launches this kernel alone, partial unset)
+  ST arrc_run = arrc_g == 0 ? ARRC_SNE : partial[arrc_g];
   for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) {
     ST arrc_nx = arrc_sop(arrc_run, arrc_sload(arrc_i));
     arrc_sstore(arrc_i, inclusive ? arrc_nx : arrc_run);

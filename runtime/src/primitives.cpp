@@ -354,11 +354,13 @@ const ProgramSource& run_scan(Context& ctx, const ElemType& t, const Operator* o
     if (n <= 0) return src;
     Chunks ch = cpu_chunks(ctx, n);
     auto partial = ctx.alloc(static_cast<size_t>(ch.count) * st_size);
-    Launch(ctx, ctx.kernel(src, "arrc_cscan_reduce"))
-        .val<cl_long>(n).val<cl_long>(ch.size).mem(partial->mem()).extra(in).opargs(op)
-        .run(ch.count, 1);
-    Launch(ctx, ctx.kernel(src, "arrc_cscan_partials"))
-        .val<cl_long>(ch.count).mem(partial->mem()).opargs(op).run(1, 1);
+    if (ch.count > 1) {  // one chunk: its prefix is the neutral element, one launch
+      Launch(ctx, ctx.kernel(src, "arrc_cscan_reduce"))
+          .val<cl_long>(n).val<cl_long>(ch.size).mem(partial->mem()).extra(in).opargs(op)
+          .run(ch.count, 1);
+      Launch(ctx, ctx.kernel(src, "arrc_cscan_partials"))
+          .val<cl_long>(ch.count).mem(partial->mem()).opargs(op).run(1, 1);
+    }
     Launch(ctx, ctx.kernel(src, "arrc_cscan_apply"))
         .val<cl_long>(n).val<cl_long>(ch.size).val<cl_int>(inclusive ? 1 : 0).mem(partial->mem())
         .extra(in).opargs(op).run(ch.count, 1);
