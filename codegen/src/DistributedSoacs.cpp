@@ -25,15 +25,6 @@ namespace arrc::cg {
 
 namespace {
 
-bool hasWrite(const Block &b) {
-  for (auto &s : b.stmts) {
-    if (s->kind == StmtKind::Write) return true;
-    bool w = false;
-    forEachBlock(static_cast<const Stmt &>(*s), [&](const Block &in) { w = w || hasWrite(in); });
-    if (w) return true;
-  }
-  return false;
-}
 
 StmtP letOf(int var, ExpP value) {
   auto l = std::make_shared<Let>();
@@ -223,7 +214,7 @@ void DistEmitter::combine(const std::vector<int> &parts, const ir::Lambda &op, c
 // ------------------------------------------------------------------ SOACs
 
 void DistEmitter::map(const Map &x) {
-  if (x.outs.empty() || hasWrite(x.body) || !worthDistributing({&x.body})) return replicated(x);
+  if (x.outs.empty() || blockWrites(x.body) || !worthDistributing({&x.body})) return replicated(x);
   Body b = bodyOf({&x.body}, x.index.at(0));
   for (size_t k = 1; k < x.index.size(); ++k) {
     b.loops[x.index[k]] = x.dims[k]; // the other axes: [0, dim - 1]

@@ -32,16 +32,6 @@ namespace arrc::cg {
 namespace {
 constexpr int kLaneR = 1; // depends on the tile's row lane r
 constexpr int kLaneL = 2; // depends on the tile's column lane l
-
-bool hasWrite(const Block &b) {
-  for (auto &s : b.stmts) {
-    if (s->kind == StmtKind::Write) return true;
-    bool w = false;
-    forEachBlock(static_cast<const Stmt &>(*s), [&](const Block &in) { w = w || hasWrite(in); });
-    if (w) return true;
-  }
-  return false;
-}
 } // namespace
 
 int Generator::laneClassOf(const ExpP &e) const {
@@ -268,7 +258,7 @@ bool Generator::lanePlan(const Map &x) {
   laneClass_.clear();
   laneR_ = laneL_ = 1;
   size_t D = x.dims.size();
-  if (D > 3 || x.outs.empty() || distributed_ || hasWrite(x.body)) return false;
+  if (D > 3 || x.outs.empty() || distributed_ || blockWrites(x.body)) return false;
   for (int o : x.outs)
     if (typeOf(o).rank != static_cast<int>(D)) return false;
   // 32 lanes: as many accumulators as the CPU's vector registers hold

@@ -261,6 +261,16 @@ bool blockMayRaise(const Block &b) {
   return false;
 }
 
+bool blockWrites(const Block &b) {
+  for (auto &s : b.stmts) {
+    if (s->kind == StmtKind::Write) return true;
+    bool w = false;
+    forEachBlock(static_cast<const Stmt &>(*s), [&](const Block &in) { w = w || blockWrites(in); });
+    if (w) return true;
+  }
+  return false;
+}
+
 bool hasEffect(const Stmt &s) {
   if (s.kind == StmtKind::Check || s.kind == StmtKind::Write) return true;
   if (s.kind == StmtKind::Map && s.outs.empty()) return true;

@@ -71,6 +71,8 @@ bool blockMayRaise(const Block &b);
 // True for statements that have effects besides defining outs (Check, Write,
 // Map with no outs) and so are never dead.
 bool hasEffect(const Stmt &s);
+// Whether a block writes an array (a Write anywhere in it, nested blocks too).
+bool blockWrites(const Block &b);
 
 // ---- rewriting
 ExpP substitute(const ExpP &e, const std::map<int, ExpP> &sub);

@@ -6,24 +6,7 @@ values in those files were pasted from this output.
 
 usage: python3 fuse_reference.py
 """
-
-
-def fmt(v):
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        s = repr(v)
-        return s if ("." in s or "e" in s or "n" in s) else s + ".0"
-    if isinstance(v, tuple):
-        return "(" + ", ".join(fmt(x) for x in v) + ")"
-    if isinstance(v, list):
-        return "[" + ", ".join(fmt(x) for x in v) + "]"
-    return str(v)
-
-
-def i32(x):
-    x &= 0xFFFFFFFF
-    return x - (1 << 32) if x >= 1 << 31 else x
+from refcommon import fmt, i32  # noqa: F401 (shared helpers)
 
 
 # ---------------------------------------------------------------- fuse_expand.arr

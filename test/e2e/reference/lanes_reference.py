@@ -6,17 +6,7 @@ were pasted from this output.
 
 usage: python3 lanes_reference.py
 """
-
-
-def fmt(v):
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        s = repr(v)
-        return s if ("." in s or "e" in s or "n" in s) else s + ".0"
-    if isinstance(v, list):
-        return "[" + ", ".join(fmt(x) for x in v) + "]"
-    return str(v)
+from refcommon import fmt, i32  # noqa: F401 (shared helpers)
 
 
 def mm(A, B):

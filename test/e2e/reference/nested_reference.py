@@ -7,25 +7,8 @@ the .arr files were pasted from this output.
 usage: python3 nested_reference.py            (all blocks)
        python3 nested_reference.py NAME...    (only those exports)
 """
+from refcommon import fmt, i32  # noqa: F401 (shared helpers)
 import sys
-
-
-def fmt(v):
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        s = repr(v)
-        return s if ("." in s or "e" in s or "n" in s) else s + ".0"
-    if isinstance(v, tuple):
-        return "(" + ", ".join(fmt(x) for x in v) + ")"
-    if isinstance(v, list):
-        return "[" + ", ".join(fmt(x) for x in v) + "]"
-    return str(v)
-
-
-def i32(x):
-    x &= 0xFFFFFFFF
-    return x - (1 << 32) if x >= 1 << 31 else x
 
 
 def cdiv(a, b):  # C division (truncates toward zero)
@@ -717,7 +700,7 @@ def hist3(op, ne, n, idx, vs):
     return h
 
 
-def rbk(op, ne, ks, vs):
+def rbk_ref(op, ne, ks, vs):
     d = {}
     for k, v in zip(ks, vs):
         d[k] = op(d.get(k, ne), v)
@@ -775,14 +758,14 @@ def op_hist_rows(m):
 
 
 def op_rbk(xs):
-    k, v = rbk(op_dbl, 1, [cmod(x, 4) for x in xs], xs)
+    k, v = rbk_ref(op_dbl, 1, [cmod(x, 4) for x in xs], xs)
     return (k, v)
 
 
 def op_rbk_rows(m):
     out = []
     for r in m:
-        k, v = rbk(op_dbl, 1, [cmod(x, 4) for x in r], r)
+        k, v = rbk_ref(op_dbl, 1, [cmod(x, 4) for x in r], r)
         out.append(i32(len(k) * 1000000 + sum(k) * 1000 + cmod(i32(sum(v)), 1000)))
     return out
 
