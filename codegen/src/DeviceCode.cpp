@@ -247,7 +247,7 @@ std::string Generator::read(const ExpP &e, bool dev) {
         " < " + a + "_n1) ? stg_" + a + "[(" + r + " - stg_base) * stg_pitch_" + a + " + " + c + "] : " + v + ")";
   }
   if (ek == ScalarKind::Bool) v = "(" + v + " != 0)";
-  if (e->checkPos < 0) return v;
+  if (e->checkPos < 0 || uncheckedReads_.count(e.get())) return v;
   mayRaise_ = true;
   std::vector<std::string> checks;
   for (int k = 0; k < rank; ++k)
@@ -336,57 +336,27 @@ void Generator::devStmt(Code &c, const Stmt &s) {
   }
   case StmtKind::Loop: {
     auto &x = static_cast<const ir::Loop &>(s);
-    for (size_t i = 0; i < x.params.size(); ++i) {
-      if (typeOf(x.params[i]).rank > 0) fail("array-valued loop inside a kernel");
-      c.line(decl(x.params[i], true) + " = " + exp(x.init.at(i), true) + ";");
+    std::vector<std::string> ranges;
+    std::string count = x.form == ir::Loop::For ? devName(x.index) + "_count" : "";
+    std::set<const Exp *> reads = rangeReads(x, count, ranges);
+    if (reads.empty()) {
+      devLoop(c, x, true);
+      return;
     }
-    if (const ExpP *term = splitSum(x)) {
-      // A float sum of a reduce (associative): on CPU devices four partial
-      // sums, so that four chains of additions overlap instead of one
-      // waiting on each addition's latency (k-means' distances, dgemm's and
-      // SpMV's dot products); GPUs keep the single chain (a work-item each).
-      std::string p = devName(x.params[0]), iv = devName(x.index);
-      std::string ft = clScalar(typeOf(x.params[0]).elem), it = clScalar(typeOf(x.index).elem);
-      std::string zero = typeOf(x.params[0]).elem == ScalarKind::Float ? "-0.0f" : "-0.0";
-      c.line("#ifdef ARRC_CPU");
-      c.open("");
-      c.line(ft + " " + p + "_1 = " + zero + ", " + p + "_2 = " + zero + ", " + p + "_3 = " + zero + ";");
-      c.line("const " + it + " " + iv + "_n = " + exp(x.count, true) + ";");
-      c.line(it + " " + iv + "_0 = 0;");
-      c.open("for (; " + iv + "_0 + 3 < " + iv + "_n; " + iv + "_0 += 4)");
-      for (int u = 0; u < 4; ++u) {
-        c.open("");
-        c.line("const " + it + " " + iv + " = " + iv + "_0" + (u ? " + " + std::to_string(u) : "") + ";");
-        devBlock(c, x.body);
-        std::string acc = u ? p + "_" + std::to_string(u) : p;
-        c.line(acc + " = " + acc + " + " + exp(*term, true) + ";");
-        c.close();
-      }
-      c.close();
-      c.open("for (; " + iv + "_0 < " + iv + "_n; ++" + iv + "_0)");
-      c.line("const " + it + " " + iv + " = " + iv + "_0;");
-      devBlock(c, x.body);
-      c.line(p + " = " + p + " + " + exp(*term, true) + ";");
-      c.close();
-      c.line(p + " = (" + p + " + " + p + "_1) + (" + p + "_2 + " + p + "_3);");
-      c.close();
-      c.line("#else");
-    }
-    if (x.form == ir::Loop::For) {
-      std::string iv = devName(x.index);
-      std::string it = clScalar(typeOf(x.index).elem);
-      c.open("for (" + it + " " + iv + " = 0; " + iv + " < " + exp(x.count, true) + "; ++" + iv + ")");
-    } else {
-      c.open("for (;;)");
-      devBlock(c, x.cond);
-      c.line("if (!(" + exp(x.cond.results.at(0), true) + ")) break;");
-    }
-    devBlock(c, x.body);
-    loopAssign(c, x, true);
+    // Reads at base + k for every k < count, checked once before the loop:
+    // in range for all k, the loop runs without their checks; otherwise as
+    // written (the same first error).
+    for (int o : x.outs) c.line(decl(o, true) + ";");
+    c.line("const long " + count + " = " + exp(x.count, true) + ";");
+    c.open("if (" + count + " <= 0 || (" + join(ranges, " && ") + "))");
+    std::set<const Exp *> saved = uncheckedReads_;
+    uncheckedReads_.insert(reads.begin(), reads.end());
+    devLoop(c, x, false);
+    uncheckedReads_ = saved;
     c.close();
-    if (splitSum(x)) c.line("#endif");
-    for (size_t i = 0; i < x.outs.size(); ++i)
-      c.line(decl(x.outs[i], true) + " = " + devName(x.params.at(i)) + ";");
+    c.open("else");
+    devLoop(c, x, false);
+    c.close();
     return;
   }
   case StmtKind::Write: {
@@ -515,6 +485,135 @@ const ExpP *Generator::splitSum(const ir::Loop &x) const {
   };
   walk(x.body);
   return strided ? nullptr : term;
+}
+
+// A device loop (splitSum's CPU form included); its results declared here
+// (declareOuts) or assigned to variables declared before.
+void Generator::devLoop(Code &c, const ir::Loop &x, bool declareOuts) {
+  for (size_t i = 0; i < x.params.size(); ++i) {
+    if (typeOf(x.params[i]).rank > 0) fail("array-valued loop inside a kernel");
+    c.line(decl(x.params[i], true) + " = " + exp(x.init.at(i), true) + ";");
+  }
+  if (const ExpP *term = splitSum(x)) {
+    // A float sum of a reduce (associative): on CPU devices four partial
+    // sums, so that four chains of additions overlap instead of one
+    // waiting on each addition's latency (k-means' distances, dgemm's and
+    // SpMV's dot products); GPUs keep the single chain (a work-item each).
+    std::string p = devName(x.params[0]), iv = devName(x.index);
+    std::string ft = clScalar(typeOf(x.params[0]).elem), it = clScalar(typeOf(x.index).elem);
+    std::string zero = typeOf(x.params[0]).elem == ScalarKind::Float ? "-0.0f" : "-0.0";
+    c.line("#ifdef ARRC_CPU");
+    c.open("");
+    c.line(ft + " " + p + "_1 = " + zero + ", " + p + "_2 = " + zero + ", " + p + "_3 = " + zero + ";");
+    c.line("const " + it + " " + iv + "_n = " + exp(x.count, true) + ";");
+    c.line(it + " " + iv + "_0 = 0;");
+    c.open("for (; " + iv + "_0 + 3 < " + iv + "_n; " + iv + "_0 += 4)");
+    for (int u = 0; u < 4; ++u) {
+      c.open("");
+      c.line("const " + it + " " + iv + " = " + iv + "_0" + (u ? " + " + std::to_string(u) : "") + ";");
+      devBlock(c, x.body);
+      std::string acc = u ? p + "_" + std::to_string(u) : p;
+      c.line(acc + " = " + acc + " + " + exp(*term, true) + ";");
+      c.close();
+    }
+    c.close();
+    c.open("for (; " + iv + "_0 < " + iv + "_n; ++" + iv + "_0)");
+    c.line("const " + it + " " + iv + " = " + iv + "_0;");
+    devBlock(c, x.body);
+    c.line(p + " = " + p + " + " + exp(*term, true) + ";");
+    c.close();
+    c.line(p + " = (" + p + " + " + p + "_1) + (" + p + "_2 + " + p + "_3);");
+    c.close();
+    c.line("#else");
+  }
+  if (x.form == ir::Loop::For) {
+    std::string iv = devName(x.index);
+    std::string it = clScalar(typeOf(x.index).elem);
+    c.open("for (" + it + " " + iv + " = 0; " + iv + " < " + exp(x.count, true) + "; ++" + iv + ")");
+  } else {
+    c.open("for (;;)");
+    devBlock(c, x.cond);
+    c.line("if (!(" + exp(x.cond.results.at(0), true) + ")) break;");
+  }
+  devBlock(c, x.body);
+  loopAssign(c, x, true);
+  c.close();
+  if (splitSum(x)) c.line("#endif");
+  for (size_t i = 0; i < x.outs.size(); ++i)
+    c.line((declareOuts ? decl(x.outs[i], true) : devName(x.outs[i])) + " = " + devName(x.params.at(i)) + ";");
+}
+
+// The checked reads of a counted loop's body (its top level) that read a
+// rank-1 array at base + k, k the loop's counter and base the same for the
+// whole loop (SpMV's vals[lo + k] and cols[lo + k]); `conds` gets, per
+// read, the condition under which every k < count (the variable named
+// `count`, of a positive count) is in range.
+std::set<const Exp *> Generator::rangeReads(const ir::Loop &x, const std::string &count,
+                                            std::vector<std::string> &conds) {
+  std::set<const Exp *> out;
+  if (x.form != ir::Loop::For) return out;
+  std::set<int> inside;
+  blockDefs(x.body, inside);
+  inside.insert(x.index);
+  std::map<int, const ExpP *> lets;
+  for (auto &st : x.body.stmts)
+    if (st->kind == StmtKind::Let) lets[st->outs[0]] = &static_cast<const Let &>(*st).value;
+  // the same for every k, and raising no error of its own (it is evaluated
+  // before the loop)
+  auto invariant = [&](const ExpP &e) {
+    std::set<int> vs;
+    expVars(e, vs);
+    for (int v : vs)
+      if (inside.count(v) || isGuard(v)) return false;
+    return !hasCheckedRead(e);
+  };
+  auto intConvert = [](const ExpP &e) {
+    return e->kind == Exp::Convert && (e->type.elem == ScalarKind::Int || e->type.elem == ScalarKind::Long);
+  };
+  // k itself, or int/long conversions of it (through the body's Lets)
+  std::function<bool(const ExpP &)> isCounter = [&](const ExpP &e) {
+    const ExpP *p = &e;
+    while (intConvert(*p)) p = &(*p)->args[0];
+    if ((*p)->kind != Exp::Var) return false;
+    if ((*p)->var == x.index) return true;
+    auto l = lets.find((*p)->var);
+    return l != lets.end() && intConvert(*l->second) && isCounter(*l->second);
+  };
+  // the base of an index base + k (null if the index has another form);
+  // the counter alone has base 0
+  auto baseOf = [&](const ExpP &ix) -> std::string {
+    const ExpP *p = &ix;
+    while (intConvert(*p)) p = &(*p)->args[0];
+    if (isCounter(*p)) return "0";
+    if ((*p)->kind == Exp::Var && lets.count((*p)->var)) p = lets.at((*p)->var);
+    const ExpP &e = *p;
+    if (e->kind != Exp::Binary || e->binop != BinOp::Add ||
+        (e->type.elem != ScalarKind::Int && e->type.elem != ScalarKind::Long))
+      return "";
+    for (int side = 0; side < 2; ++side)
+      if (isCounter(e->args[side]) && invariant(e->args[1 - side]))
+        return exp(e->args[1 - side], true);
+    return "";
+  };
+  std::function<void(const ExpP &)> walk = [&](const ExpP &e) {
+    if (!e) return;
+    if (e->kind == Exp::Read && e->checkPos >= 0 && e->args.size() == 2 && e->args[0]->kind == Exp::Var &&
+        !isGuard(e->args[0]->var) && !out.count(e.get())) {
+      std::string base = baseOf(e->args[1]);
+      if (!base.empty()) {
+        std::string b = "(long)(" + base + ")";
+        // below 2^31: an int base + k does not wrap
+        conds.push_back(b + " >= 0 && " + b + " + " + count + " <= " + devName(e->args[0]->var) + "_n0 && " + b +
+                        " + " + count + " <= 2147483648L");
+        out.insert(e.get());
+      }
+    }
+    for (auto &a : e->args) walk(a);
+  };
+  for (auto &st : x.body.stmts)
+    if (st->kind == StmtKind::Let) walk(static_cast<const Let &>(*st).value);
+  for (auto &r : x.body.results) walk(r);
+  return out;
 }
 
 // params = body.results, through temporaries (they may refer to each other).

@@ -149,6 +149,7 @@ private:
   std::string errName_ = "arrc_err"; // the error buffer's name in device code
   bool mayRaise_ = false;            // device code of this function can raise an error
   std::set<int> staged_;             // matrices whose rows the current map kernel staged
+  std::set<const Exp *> uncheckedReads_; // checked reads emitted without their check (rangeReads)
   // The CPU tile schedule of the current map kernel (SoacMapLanes.cpp): each
   // value's lane class (bit 1: the row lane, bit 2: the column lane) and the tile.
   std::map<int, int> laneClass_;
@@ -182,6 +183,8 @@ private:
   void devBlock(Code &c, const Block &b);
   void devStmt(Code &c, const Stmt &s);
   void loopAssign(Code &c, const ir::Loop &x, bool dev);
+  void devLoop(Code &c, const ir::Loop &x, bool declareOuts);
+  std::set<const Exp *> rangeReads(const ir::Loop &x, const std::string &count, std::vector<std::string> &conds);
 
   // ---- module kernels (DeviceCode.cpp)
   KernelArgs freeArgs(const std::set<int> &vars);
