@@ -243,8 +243,8 @@ std::string Generator::read(const ExpP &e, bool dev) {
   if (rank == 2 && staged_.count(arr->var)) {
     // rows of this work-group staged in local memory (SoacMap.cpp)
     std::string r = "(" + idx[0] + ")", c = "(" + idx[1] + ")";
-    v = "((" + r + " - stg_base >= 0 && " + r + " - stg_base < stg_rows_" + a + " && " + c + " >= 0 && " + c +
-        " < " + a + "_n1) ? stg_" + a + "[(" + r + " - stg_base) * stg_pitch_" + a + " + " + c + "] : " + v + ")";
+    v = "ARRC_STAGED(" + r + " - stg_base >= 0 && " + r + " - stg_base < stg_rows_" + a + " && " + c + " >= 0 && " + c +
+        " < " + a + "_n1, stg_" + a + "[(" + r + " - stg_base) * stg_pitch_" + a + " + " + c + "], " + v + ")";
   }
   if (ek == ScalarKind::Bool) v = "(" + v + " != 0)";
   if (e->checkPos < 0 || uncheckedReads_.count(e.get())) return v;

@@ -517,6 +517,13 @@ cl_program ContextImpl::build(const ProgramSource& src) {
   // CPU devices: the prelude's vectorisable float log/erf (kernel_prelude())
   if (!gpu) opts += " -DARRC_CPU=1";
   if (!gpu && !map_lanes) opts += " -DARRC_NO_MAP_LANES=1";
+  // generated map kernels stage rows on a CPU device only when forced
+  // (ARRC_STAGE_ROWS=1, the generated host code's stage_rows()); otherwise
+  // their reads skip the staged copy's condition there
+  if (!gpu) {
+    const char* stage = getenv_nonempty("ARRC_STAGE_ROWS");
+    if (stage && stage[0] != '0') opts += " -DARRC_CPU_STAGING=1";
+  }
   // The device compiler's warnings (PoCL prints them on stderr itself) stay
   // out of the user's output; $ARRC_BUILD_LOG shows them with the build log.
   if (!getenv_nonempty("ARRC_BUILD_LOG")) opts += " -w";
