@@ -221,20 +221,17 @@ template <class T>
                                    int64_t axis) {
   throw arrc::Error(arrc::format_error(code, pos, index, extent, axis));
 }
-// Work-group size of a map kernel that stages its rows of matrices in local
-// memory (rows of `row_bytes` in all per work-item): the largest of 128, 64,
-// 32 whose block fits in 24 KiB, or 0 (no staging).
 // Whether map kernels stage rows (GPUs; ARRC_STAGE_ROWS=1 or 0 forces it
-// on or off, e.g. to test the staged kernels on a CPU device).
-inline bool stage_rows(arrc::Context &ctx) {
-  static const char *force = std::getenv("ARRC_STAGE_ROWS");
-  if (force && *force) return force[0] != '0';
-  return ctx.is_gpu();
-}
+// on or off, e.g. to test the staged kernels on a CPU device), as the
+// runtime's builds see it (arrc::Context::stage_rows).
+inline bool stage_rows(arrc::Context &ctx) { return ctx.stage_rows(); }
 // Whether map kernels with a CPU tile schedule run it: on CPU devices,
 // unless ARRC_MAP_LANES=0 (to compare, or to test the element-per-work-item
 // kernels there), as the runtime's builds see it (arrc::Context::map_lanes).
 inline bool map_lanes(arrc::Context &ctx) { return ctx.map_lanes(); }
+// Work-group size of a map kernel that stages its rows of matrices in local
+// memory (rows of `row_bytes` in all per work-item): the largest of 128, 64,
+// 32 whose block fits in 24 KiB, or 0 (no staging).
 inline size_t staging_group(size_t row_bytes) {
   for (size_t wg : {128, 64, 32})
     if (wg * row_bytes <= 24576) return wg;

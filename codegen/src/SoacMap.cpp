@@ -116,8 +116,7 @@ void Generator::map(const Map &x) {
   if (distributed_ && shift.empty()) staged.clear();
   std::vector<std::string> dimNames;
   for (size_t k = 0; k < D; ++k) dimNames.push_back("d" + std::to_string(k));
-  const bool lanes = lanePlan(x);
-  std::map<int, int> laneClass = laneClass_;
+  const bool lanes = lanePlan(x); // fills laneClass_ for laneKernel below
   h("// " + std::string(x.outs.empty() ? "parallel for-each" : "map") + (where(x).empty() ? "" : " (" + where(x) + ")") +
     ": kernel " + kn + (staged.empty() ? "" : " (rows staged in local memory on GPUs)"));
   for (int o : x.outs) h(decl(o, false) + ";");
@@ -206,10 +205,7 @@ void Generator::map(const Map &x) {
       k.line(name(x.outs[o]) + "[out_index] = " + v + ";");
     }
   };
-  if (lanes) {
-    laneClass_ = laneClass;
-    laneKernel(k, x, dimNames, store);
-  }
+  if (lanes) laneKernel(k, x, dimNames, store);
   if (D <= 3) {
     for (size_t j = 0; j < D; ++j)
       k.line(decl(x.index[j], true) + " = (" + clScalar(typeOf(x.index[j]).elem) + ")get_global_id(" + std::to_string(D - 1 - j) + ");");

@@ -517,13 +517,9 @@ cl_program ContextImpl::build(const ProgramSource& src) {
   // CPU devices: the prelude's vectorisable float log/erf (kernel_prelude())
   if (!gpu) opts += " -DARRC_CPU=1";
   if (!gpu && !map_lanes) opts += " -DARRC_NO_MAP_LANES=1";
-  // generated map kernels stage rows on a CPU device only when forced
-  // (ARRC_STAGE_ROWS=1, the generated host code's stage_rows()); otherwise
-  // their reads skip the staged copy's condition there
-  if (!gpu) {
-    const char* stage = getenv_nonempty("ARRC_STAGE_ROWS");
-    if (stage && stage[0] != '0') opts += " -DARRC_CPU_STAGING=1";
-  }
+  // generated map kernels stage rows on a CPU device only when forced;
+  // otherwise their reads skip the staged copy's condition there
+  if (!gpu && stage_rows) opts += " -DARRC_CPU_STAGING=1";
   // The device compiler's warnings (PoCL prints them on stderr itself) stay
   // out of the user's output; $ARRC_BUILD_LOG shows them with the build log.
   if (!getenv_nonempty("ARRC_BUILD_LOG")) opts += " -w";
@@ -721,8 +717,10 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
   c.platform_name = chosen->pname;
   c.gpu = (chosen->t & CL_DEVICE_TYPE_GPU) != 0;
   {
-    const char* lanes = std::getenv("ARRC_MAP_LANES");
+    const char* lanes = getenv_nonempty("ARRC_MAP_LANES");
     c.map_lanes = !c.gpu && !(lanes && lanes[0] == '0');
+    const char* stage = getenv_nonempty("ARRC_STAGE_ROWS");
+    c.stage_rows = stage ? stage[0] != '0' : c.gpu;
   }
   c.driver_version = device_str(c.device, CL_DRIVER_VERSION);
   c.device_version = device_str(c.device, CL_DEVICE_VERSION);
@@ -796,6 +794,7 @@ std::string Context::describe() const {
 }
 bool Context::is_gpu() const { return impl_->gpu; }
 bool Context::map_lanes() const { return impl_->map_lanes; }
+bool Context::stage_rows() const { return impl_->stage_rows; }
 bool Context::supports_fp64() const { return impl_->fp64; }
 size_t Context::max_alloc_bytes() const { return impl_->max_alloc; }
 size_t Context::global_mem_bytes() const { return impl_->global_mem; }

@@ -191,6 +191,10 @@ public:
   // Whether generated map kernels run their CPU tile schedule (CPU devices,
   // unless ARRC_MAP_LANES=0; programs are then built with -DARRC_NO_MAP_LANES).
   bool map_lanes() const;
+  // Whether generated map kernels stage rows in local memory (GPUs;
+  // ARRC_STAGE_ROWS=1 or 0 forces it; forced on a CPU device, programs are
+  // built with -DARRC_CPU_STAGING).
+  bool stage_rows() const;
   bool supports_fp64() const;
   size_t max_alloc_bytes() const;      // CL_DEVICE_MAX_MEM_ALLOC_SIZE
   size_t global_mem_bytes() const;
