@@ -26,15 +26,19 @@ static inline int arrc_mod_int(int a, int b) {
   if ((a | b) >= 0) return b == 0 ? 0 : (int)((uint)a % (uint)b);
   return b == 0 || b == -1 ? 0 : a % b;
 }
-#ifdef ARRC_NV
-// NVIDIA (the runtime's primitives, which call a fused producer once per
+#if defined(ARRC_NV) || defined(ARRC_CPU)
+// NVIDIA and CPUs (the runtime's primitives, which call a fused producer once per
 // element): below 2^31, a / b as mul_hi(a, m) with m = (2^32 - 1) / b, then
 // one correction (the estimate is a / b or one less). m is computed on
 // every call, before any branch, so that the compiler hoists it out of the
 // primitive's loop when b does not change (a flattened index's extent).
 #define ARRC_RECIP31(b) (0xffffffffu / max((uint)(b), 1u))
 static inline uint arrc_udiv31(uint a, uint b, uint m) {
+#ifdef ARRC_CPU
+  uint q = (uint)(((ulong)a * m) >> 32);  // PoCL's mul_hi is a slow generic
+#else
   uint q = mul_hi(a, m);
+#endif
   return q + (a - q * b >= b ? 1u : 0u);
 }
 #else

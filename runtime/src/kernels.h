@@ -887,9 +887,12 @@ __kernel void arrc_hist_chunks(long n, long chunk, long nbins, __global T* part 
   for (long arrc_b = 0; arrc_b < nbins; ++arrc_b) arrc_h[arrc_b] = ARRC_NE;
   long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);
   for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) {
+    // The value is read before the bin test (a hist's values are all
+    // evaluated anyway), so that the producer's loop-invariant work (an
+    // index division's reciprocal) is hoisted out of the loop.
     long arrc_b = arrc_bin(arrc_i ARRC_ARGS);
-    if (arrc_b >= 0 && arrc_b < nbins)
-      arrc_h[arrc_b] = arrc_op(arrc_h[arrc_b], arrc_load(arrc_i ARRC_ARGS));
+    T arrc_v = arrc_load(arrc_i ARRC_ARGS);
+    if (arrc_b >= 0 && arrc_b < nbins) arrc_h[arrc_b] = arrc_op(arrc_h[arrc_b], arrc_v);
   }
 }
 __kernel void arrc_hist_merge(long nchunks, long nbins, long bchunk, __global const T* part,

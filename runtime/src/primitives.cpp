@@ -1197,7 +1197,7 @@ void expand_reduce(Context& ctx, const ElemType& t, const Operator& op, const Ex
     // picked 8 ints, and the Pythagorean triples' walk (runs of about 100)
     // took 3.9 ms instead of 2.8 on one core
     defs += "#define ARRC_CEXP_LOOP_HINT _Pragma(\"clang loop vectorize_width(" +
-            std::to_string(std::max<size_t>(4, 64 / std::max<size_t>(t.size, 1))) + ")\")\n";
+            std::to_string(std::max<size_t>(4, 64 / std::max<size_t>(t.size, 1))) + ") vectorize_predicate(enable)\")\n";
   const ProgramSource& src = walk_program(ctx, c, t, &op, in, "REDUCE", w, defs);
   // the number of partials is fixed (the total stays on the device)
   int64_t parts = c.cpu ? cpu_walk_chunks(ctx) : static_cast<int64_t>(w.groups);
