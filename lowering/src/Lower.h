@@ -378,4 +378,8 @@ public:
 // Free variables of an expression (names only; functions/intrinsics excluded).
 void freeVars(const ExprP &e, std::set<std::string> &out);
 
+// The comprehension with its range generators narrowed by the filters that
+// bound their variables (NarrowRanges.cpp), or nullptr if none does.
+std::shared_ptr<const arrc::Comprehension> narrowGuardedRanges(const arrc::Comprehension &c);
+
 } // namespace arrc::lower

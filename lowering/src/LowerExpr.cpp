@@ -1278,7 +1278,12 @@ Val Lowerer::lower(const ExprP &ep) {
     return Val::scalar(constInt(a.rank(), rk), arrc::Type::scalarOf(rk));
   }
   case ExprKind::Comprehension: {
-    auto &c = static_cast<const arrc::Comprehension &>(e);
+    const arrc::Comprehension *cp = &static_cast<const arrc::Comprehension &>(e);
+    if (auto narrow = narrowGuardedRanges(*cp)) {
+      ownedAst.push_back(narrow);
+      cp = narrow.get();
+    }
+    auto &c = *cp;
     if (c.branches.size() == 1 && c.branches[0].size() > 1 && c.branches[0][0].kind == Qualifier::Let) {
       // Leading lets only see outside names: bind them first, then lower the
       // rest (a copy kept alive for the closures that refer to it).

@@ -1421,28 +1421,37 @@ inline long arrc_cexp_chunk(long total, long nchunks) { return (total + nchunks 
 #define ARRC_CEXP_LOOP_HINT
 #endif
 // Calls BODY(j, i, k) for the elements [lo, hi) of the expansion, in order.
-#define ARRC_CEXP_WALK(lo, hi, BODY)                                          \
+// BEGIN and END run before and after each source's run of items.
+#define ARRC_CEXP_WALK_RUNS(lo, hi, BEGIN, BODY, END)                         \
   if ((lo) < (hi)) {                                                          \
     long arrc_i = arrc_exp_find(ends, 0, n - 1, (lo));                        \
     long arrc_j = (lo);                                                       \
     while (arrc_j < (hi)) {                                                   \
       long arrc_s = arrc_i > 0 ? ends[arrc_i - 1] : 0;                        \
       long arrc_e = min(ends[arrc_i], (hi));                                  \
+      BEGIN                                                                   \
       ARRC_CEXP_LOOP_HINT                                                     \
       for (long arrc_k = arrc_j - arrc_s; arrc_k < arrc_e - arrc_s; ++arrc_k) \
         BODY(arrc_s + arrc_k, arrc_i, arrc_k)                                 \
+      END                                                                     \
       arrc_j = arrc_e > arrc_j ? arrc_e : arrc_j;                             \
       arrc_i++;                                                               \
     }                                                                         \
   }
+#define ARRC_CEXP_WALK(lo, hi, BODY) ARRC_CEXP_WALK_RUNS(lo, hi, , BODY, )
 #ifdef ARRC_EXP_REDUCE
 __kernel void arrc_cexpand_reduce(long n, long nchunks, __global const long* ends,
                                   __global T* partial ARRC_PARAMS ARRC_OP_PARAMS) {
   long total = ends[n - 1], chunk = arrc_cexp_chunk(total, nchunks);
   long lo = get_global_id(0) * chunk, hi = min(total, lo + chunk);
-  T arrc_acc = ARRC_NE;
-#define ARRC_CEXP_FOLD(j, i, k) arrc_acc = arrc_op(arrc_acc, arrc_get(i, k ARRC_ARGS));
-  ARRC_CEXP_WALK(lo, hi, ARRC_CEXP_FOLD)
+  T arrc_acc = ARRC_NE, arrc_run;
+  // each run folded from NE, then into the chunk's value: the run's
+  // vectorised fold ends in a horizontal reduction, which then does not
+  // wait for the previous run's (runs of tens of items were latency-bound)
+#define ARRC_CEXP_RUN_BEGIN arrc_run = ARRC_NE;
+#define ARRC_CEXP_FOLD(j, i, k) arrc_run = arrc_op(arrc_run, arrc_get(i, k ARRC_ARGS));
+#define ARRC_CEXP_RUN_END arrc_acc = arrc_op(arrc_acc, arrc_run);
+  ARRC_CEXP_WALK_RUNS(lo, hi, ARRC_CEXP_RUN_BEGIN, ARRC_CEXP_FOLD, ARRC_CEXP_RUN_END)
   partial[get_global_id(0)] = arrc_acc;
 }
 #endif

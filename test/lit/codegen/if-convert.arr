@@ -14,16 +14,17 @@
 export int[[*]] guarded(int[[*]] a, int[[*]] idx) = [if i >= 0 && i < length(a) then a[i] else -1 | i <- idx];
 
 // A filter's chain of conditions in an expand's walk: x (col[i], i the
-// source) is read under `z < n`, but is in range for any i.
+// source) is read under `z * 2 < n`, but is in range for any i. (A plain
+// bound `z < n` would narrow z's range instead: lowering/guarded-ranges.arr.)
 // CHECK-LABEL: arrc_fused3_triples_expand_reduce: expand_reduce
 // CHECK: T arrc_get(
 // CHECK: #ifdef ARRC_CPU
 // CHECK-NEXT: int [[X:arrc_[0-9]+_cse]] = {{arrc_[0-9]+_col}}[
 // CHECK-NEXT: bool [[C:arrc_[0-9]+_c]] = {{.*}}[[X]]
-// CHECK: bool {{arrc_[0-9]+_f}} = (({{arrc_[0-9]+_z}} < {{arrc_[0-9]+_n}})) ? [[C]] : false;
+// CHECK: bool {{arrc_[0-9]+_f}} = (({{.*}}{{arrc_[0-9]+_z}}{{.*}} < {{arrc_[0-9]+_n}})) ? [[C]] : false;
 // CHECK: #else
-// CHECK: if (({{arrc_[0-9]+_z}} < {{arrc_[0-9]+_n}})) {
+// CHECK: if (({{.*}}{{arrc_[0-9]+_z}}{{.*}} < {{arrc_[0-9]+_n}})) {
 // CHECK-NEXT: int [[X]] = {{arrc_[0-9]+_col}}[
 // CHECK: #endif
 export int triples(int n) =
-  sum([1 | x <- [1..<n], y <- [x..<n], z <- [y..<(x + y)], z < n, x * x + y * y == z * z]);
+  sum([1 | x <- [1..<n], y <- [x..<n], z <- [y..<(x + y)], z * 2 < n, x * x + y * y == z * z]);

@@ -10,12 +10,14 @@ export int pyth(int n) = sum([1 | x <- [1..<n], y <- [x..<n], z <- [y..<(x+y)], 
 // LOW: = filter (
 // LOW: = reduce (
 // The (x, y) expand is materialised, then ONE expand into reduce: the
-// filter's keep flag guards the element, the sum's operator folds it.
+// filter's keep flag guards the element, the sum's operator folds it (the
+// bound `z < n` narrows z's range instead: guarded-ranges.arr).
 // CHECK-LABEL: export pyth(
 // CHECK: col_{{[0-9]+}}: int{{\[\[}}*]], col_{{[0-9]+}}: int{{\[\[}}*]] = expand (
 // CHECK: red_{{[0-9]+}}: int = expand into reduce (i_{{[0-9]+}} < col_{{[0-9]+}}.shape(0)) size {
+// CHECK: select((n_{{[0-9]+}} <
 // CHECK: let z_{{[0-9]+}}: int =
-// CHECK: = if (z_{{[0-9]+}} < n_{{[0-9]+}}) then {
+// CHECK: = select(c_{{[0-9]+}},
 // CHECK: } op (x_{{[0-9]+}}: int, y_{{[0-9]+}}: int) {
 // CHECK-NEXT: yield (x_{{[0-9]+}} + y_{{[0-9]+}})
 // CHECK-NEXT: } ne (0)
@@ -25,7 +27,7 @@ export int pyth(int n) = sum([1 | x <- [1..<n], y <- [x..<n], z <- [y..<(x+y)], 
 export (int,int,int)[[*]] triples(int n) = [(x, y, z) | x <- [1..<n], y <- [x..<n], z <- [y..<(x+y)], z < n, x*x + y*y == z*z];
 // CHECK: = expand (
 // CHECK: t_{{[0-9]+}}: int{{\[\[}}*]], t_{{[0-9]+}}: int{{\[\[}}*]], t_{{[0-9]+}}: int{{\[\[}}*]] = expand into filter (
-// CHECK: yield f_{{[0-9]+}}, f_{{[0-9]+}}, f_{{[0-9]+}}, f_{{[0-9]+}}
+// CHECK: yield c_{{[0-9]+}}, f_{{[0-9]+}}, f_{{[0-9]+}}, f_{{[0-9]+}}
 // CHECK-NEXT: }
 // CHECK-NEXT: yield t_
 // A tuple reduction: the operator has (a0, a1, b0, b1); CSE computes the

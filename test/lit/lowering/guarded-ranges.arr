@@ -1,0 +1,43 @@
+// Filters that bound a range generator's variable narrow the range and
+// disappear (docs/lowering.md, "Guarded ranges"); a filter that can fail
+// stops the search, and < / > on inclusive ranges are left as filters.
+// RUN: %arrc --emit=lowered %s | FileCheck %s
+
+export int triples(int n) =
+  sum([1 | x <- [1..<n], y <- [x..<n], z <- [y..<(x + y)], z < n, x * x + y * y == z * z]);
+// CHECK-LABEL: export triples(
+// CHECK: // comprehension 7:7: expand (generator 7:40)
+// CHECK: = if (n_{{[0-9]+}} < (col_{{[0-9]+}}[i_{{[0-9]+}}] + col_{{[0-9]+}}[i_{{[0-9]+}}])) then {
+// CHECK: // comprehension 7:7: head map + filter
+// CHECK-NEXT: = filter (
+// CHECK-NEXT: = if (((col_{{.*}} == (col_
+// CHECK-LABEL: export below(
+
+export int[[*]] below(int a, int b, int e) = [z | z <- [a..<b], z <= e];
+// CHECK: let hi_{{[0-9]+}}: int = select((e_[[E:[0-9]+]] < b_[[B:[0-9]+]]), (e_[[E]] + 1), b_[[B]])
+// CHECK-NOT: filter
+// CHECK: regular map nest
+// CHECK-NOT: filter
+// CHECK: yield
+
+export int[[*]] above(int a, int b, int e) = [z | z <- [a..<b], e < z];
+// CHECK-LABEL: export above(
+// CHECK: let lo_{{[0-9]+}}: int = select((e_[[E:[0-9]+]] < a_[[A:[0-9]+]]), a_[[A]], select((e_[[E]] < b_{{[0-9]+}}), (e_[[E]] + 1), b_{{[0-9]+}}))
+// CHECK-NOT: filter
+// CHECK: yield
+
+export int[[*]] within(int[[*]] xs, int m) = [xs[z] | z <- [0..<m], z < length(xs)];
+// CHECK-LABEL: export within(
+// CHECK: select((int(xs_{{[0-9]+}}.shape(0)) < m_{{[0-9]+}}), int(xs_{{[0-9]+}}.shape(0)), m_{{[0-9]+}})
+// CHECK-NOT: filter
+// CHECK: yield
+
+export int[[*]] failing_first(int[[*]] xs, int m, int n) = [z | z <- [0..<m], xs[z] > 0, z < n];
+// CHECK-LABEL: export failing_first(
+// CHECK-NOT: select
+// CHECK: = filter (
+
+export int[[*]] inclusive_lt(int a, int b, int e) = [z | z <- [a..b], z < e];
+// CHECK-LABEL: export inclusive_lt(
+// CHECK-NOT: select
+// CHECK: = filter (
