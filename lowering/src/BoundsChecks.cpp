@@ -121,6 +121,9 @@ struct Atom {
   std::vector<Lin> args;
   ScalarKind type = ScalarKind::Long;
   int var = -1, axis = -1;
+  // Select of a comparison: when[i] >= 0 holds where it yields args[i]
+  // (the condition, then its negation); empty for other conditions.
+  std::vector<Lin> when;
 };
 
 std::string linKey(const Lin &l) {
@@ -309,6 +312,20 @@ public:
       if (linKey(a) == linKey(b)) return a;
       auto s = compound(Atom::Select, e, {a, b}, false);
       s->key = "sel@" + nodeKey(e) + "(" + s->key + ")"; // the condition is part of its identity
+      const ExpP &c = e->args[0];
+      if (c->kind == Exp::Binary && !c->args.empty() && !isFloatKind(c->args[0]->type.elem) &&
+          c->args[0]->type.elem != ScalarKind::Bool) {
+        // x < y holds in the first case (y - x - 1 >= 0), x >= y in the second
+        Lin x = lin(c->args[0], sc, env, depth + 1), y = lin(c->args[1], sc, env, depth + 1);
+        auto ge = [](const Lin &p, const Lin &q, int64_t off) { return linSum(linSum(p, q, -1), linConst(off), -1); };
+        if (x.ok && y.ok) switch (c->binop) {
+          case BinOp::Lt: s->when = {ge(y, x, 1), ge(x, y, 0)}; break;
+          case BinOp::Le: s->when = {ge(y, x, 0), ge(x, y, 1)}; break;
+          case BinOp::Gt: s->when = {ge(x, y, 1), ge(y, x, 0)}; break;
+          case BinOp::Ge: s->when = {ge(x, y, 0), ge(y, x, 1)}; break;
+          default: break;
+          }
+      }
       return atomLin(s, sc);
     }
     default: return opaque(e, nullptr);
@@ -748,6 +765,7 @@ private:
         for (auto &f : e.assume) f = replaceAtom(f, at.key, at.args[i]);
         if (at.kind == Atom::Max) e.assume.push_back(linSum(at.args[i], at.args[1 - i], -1));
         if (at.kind == Atom::Min) e.assume.push_back(linSum(at.args[1 - i], at.args[i], -1));
+        if (at.kind == Atom::Select && at.when.size() == 2) e.assume.push_back(at.when[i]);
         all = prove(replaceAtom(d, at.key, at.args[i]), e, depth - 1);
       }
       if (all) return true;

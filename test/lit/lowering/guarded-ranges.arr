@@ -2,13 +2,14 @@
 // disappear (docs/lowering.md, "Guarded ranges"); a filter that can fail
 // stops the search, and < / > on inclusive ranges are left as filters.
 // RUN: %arrc --emit=lowered %s | FileCheck %s
+// RUN: %arrc --emit=ir %s | FileCheck %s --check-prefix=IR
 
 export int triples(int n) =
   sum([1 | x <- [1..<n], y <- [x..<n], z <- [y..<(x + y)], z < n, x * x + y * y == z * z]);
 // CHECK-LABEL: export triples(
-// CHECK: // comprehension 7:7: expand (generator 7:40)
+// CHECK: // comprehension {{[0-9]+}}:7: expand (generator {{[0-9]+}}:40)
 // CHECK: = if (n_{{[0-9]+}} < (col_{{[0-9]+}}[i_{{[0-9]+}}] + col_{{[0-9]+}}[i_{{[0-9]+}}])) then {
-// CHECK: // comprehension 7:7: head map + filter
+// CHECK: // comprehension {{[0-9]+}}:7: head map + filter
 // CHECK-NEXT: = filter (
 // CHECK-NEXT: = if (((col_{{.*}} == (col_
 // CHECK-LABEL: export below(
@@ -31,6 +32,10 @@ export int[[*]] within(int[[*]] xs, int m) = [xs[z] | z <- [0..<m], z < length(x
 // CHECK: select((int(xs_{{[0-9]+}}.shape(0)) < m_{{[0-9]+}}), int(xs_{{[0-9]+}}.shape(0)), m_{{[0-9]+}})
 // CHECK-NOT: filter
 // CHECK: yield
+// The read needs no check: z is below the select, which is below the
+// extent in both of its cases (its condition a fact in each).
+// IR-LABEL: export within(
+// IR: yield xs_{{[0-9]+}}[long(z_{{[0-9]+}})]{{$}}
 
 export int[[*]] failing_first(int[[*]] xs, int m, int n) = [z | z <- [0..<m], xs[z] > 0, z < n];
 // CHECK-LABEL: export failing_first(
