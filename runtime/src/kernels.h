@@ -887,9 +887,10 @@ __kernel void arrc_hist_chunks(long n, long chunk, long nbins, __global T* part 
   for (long arrc_b = 0; arrc_b < nbins; ++arrc_b) arrc_h[arrc_b] = ARRC_NE;
   long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);
   for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) {
-    // The value is read before the bin test (a hist's values are all
-    // evaluated anyway), so that the producer's loop-invariant work (an
-    // index division's reciprocal) is hoisted out of the loop.
+    // Every value is evaluated, in range or not (its errors too, as the
+    // reference semantics); read before the bin test, the producer's
+    // loop-invariant work (an index division's reciprocal) is also hoisted
+    // out of the loop.
     long arrc_b = arrc_bin(arrc_i ARRC_ARGS);
     T arrc_v = arrc_load(arrc_i ARRC_ARGS);
     if (arrc_b >= 0 && arrc_b < nbins) arrc_h[arrc_b] = arrc_op(arrc_h[arrc_b], arrc_v);
@@ -1046,9 +1047,10 @@ void arrc_hist_private(long n, long nbins, long chunk, __global T* part, __local
   }
   for (; i < hi; i += S) {
     long b = arrc_bin(i ARRC_ARGS);
+    T v = arrc_load(i ARRC_ARGS);  // every value is evaluated (its errors too)
     if (b >= 0 && b < nbins) {
       __local T* p = h + b * WG + lid;
-      *p = arrc_op(*p, arrc_load(i ARRC_ARGS));
+      *p = arrc_op(*p, v);
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -1084,7 +1086,8 @@ void arrc_hist_shared(long n, long nbins, long chunk, int reps, __global T* part
   }
   for (; i < hi; i += S) {
     long b = arrc_bin(i ARRC_ARGS);
-    if (b >= 0 && b < nbins) ARRC_HIST_LOCAL_UPDATE(mine + b, arrc_load(i ARRC_ARGS));
+    T v = arrc_load(i ARRC_ARGS);  // every value is evaluated (its errors too)
+    if (b >= 0 && b < nbins) ARRC_HIST_LOCAL_UPDATE(mine + b, v);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (long b = lid; b < nbins; b += WG) {
@@ -1119,7 +1122,8 @@ __kernel void arrc_hist_global(long n, long nbins, __global T* acc, long acc_off
   long G = get_global_size(0);
   for (long i = get_global_id(0); i < n; i += G) {
     long b = arrc_bin(i ARRC_ARGS);
-    if (b >= 0 && b < nbins) ARRC_HIST_GLOBAL_UPDATE(acc + acc_off + b, arrc_load(i ARRC_ARGS));
+    T v = arrc_load(i ARRC_ARGS);  // every value is evaluated (its errors too)
+    if (b >= 0 && b < nbins) ARRC_HIST_GLOBAL_UPDATE(acc + acc_off + b, v);
   }
 }
 #endif
@@ -1139,8 +1143,13 @@ __kernel void arrc_hist_keys(long n, long nbins, __global KEYT* keys, __global i
   long i = get_global_id(0);
   if (i >= n) return;
   long b = arrc_bin(i ARRC_ARGS);
-  keys[i] = (b >= 0 && b < nbins) ? (KEYT)b : (KEYT)nbins;  // out of range: last
+  int in = b >= 0 && b < nbins;
+  keys[i] = in ? (KEYT)b : (KEYT)nbins;  // out of range: last
   perm[i] = (int)i;
+  if (!in) {  // not folded below, but evaluated (its errors too)
+    T v = arrc_load(i ARRC_ARGS);
+    (void)v;
+  }
 }
 // CPU schedule of arrc_hist_bounds: work-item g walks the sorted keys of
 // its chunk once; where the key changes at position i, the bins after the

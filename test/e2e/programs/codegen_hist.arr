@@ -31,3 +31,22 @@ export long[[*]] prodl(int[[*]] is, long[[*]] vs) = hist((*), 1L, 2, is, vs);
 // in: [] []
 // out: [0, 0]
 export int[[*]] empty(int[[*]] is, int[[*]] vs) = hist((+), 0, 2, is, vs);
+
+// Every value is evaluated, whether its bin is in range or not (as the
+// interpreter, `arrc run --interpret`): the value of element 2, whose bin 5
+// is out of range, reads xs[3]. On the runtime histogram (+ on int and
+// double) and on the exact fallback (a custom operator).
+// == test
+// in: [0, 1, 5] [10, 20, 30]
+// error: codegen_hist.arr:44:79: index 3 out of bounds for axis 0 of size 3
+// in: [0, 1, 1] [10, 20, 30, 40]
+// out: [20, 70]
+export int[[*]] valueerr(int[[*]] bins, int[[*]] xs) = hist((+), 0, 2, bins, [xs[i + 1] | i <- iota(3)]);
+// == test
+// in: [0, 1, 5] [10, 20, 30]
+// error: codegen_hist.arr:48:92: index 3 out of bounds for axis 0 of size 3
+export double[[*]] valueerrd(int[[*]] bins, int[[*]] xs) = hist((+), 0.0, 2, bins, [double(xs[i + 1]) | i <- iota(3)]);
+// == test
+// in: [0, 1, 5] [10, 20, 30]
+// error: codegen_hist.arr:52:90: index 3 out of bounds for axis 0 of size 3
+export int[[*]] valueerrc(int[[*]] bins, int[[*]] xs) = hist(\a b -> a + b, 0, 2, bins, [xs[i + 1] | i <- iota(3)]);
