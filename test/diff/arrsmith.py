@@ -939,6 +939,12 @@ class Gen:
                 lo = self.int_expr(INT, benv, 1) if self.chance(0.3) else V("0", S(INT), mag=0)
                 lo_t = paren("%s %% 4" % lo.text)
                 quals.append("%s <- [%s ..< %s + %s]" % (z, lo_t, lo_t, n.text))
+                if self.chance(0.4):
+                    # a filter bounding z: the range is narrowed by it
+                    # (docs/lowering.md, "Guarded ranges")
+                    e = self.int_expr(INT, benv, 1)
+                    op = self.pick(["<", "<=", ">", ">="])
+                    quals.append("%s %s %s" % (z, op, e.text) if self.chance(0.5) else "%s %s %s" % (e.text, op, z))
                 benv.append((z, V(z, S(INT), mag=8)))
                 length *= 4
             else:
