@@ -1279,7 +1279,7 @@ Val Lowerer::lower(const ExprP &ep) {
   }
   case ExprKind::Comprehension: {
     const arrc::Comprehension *cp = &static_cast<const arrc::Comprehension &>(e);
-    if (auto narrow = narrowGuardedRanges(*cp)) {
+    if (auto narrow = options.narrowRanges ? narrowGuardedRanges(*cp) : nullptr) {
       ownedAst.push_back(narrow);
       cp = narrow.get();
     }

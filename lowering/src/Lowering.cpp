@@ -19,6 +19,7 @@ bool LowerOptions::parseNested(const std::string &text, Nested &out) {
 LowerOptions LowerOptions::fromEnvironment() {
   LowerOptions o;
   if (const char *e = std::getenv("ARRC_NESTED"); e && *e) parseNested(e, o.nested);
+  if (const char *e = std::getenv("ARRC_NARROW_RANGES"); e && std::string(e) == "0") o.narrowRanges = false;
   return o;
 }
 

@@ -16,6 +16,9 @@ namespace arrc {
 // for tuning). The default comes from $ARRC_NESTED (auto|flatten|sequential).
 struct LowerOptions {
   enum class Nested { Auto, Flatten, Sequential } nested = Nested::Auto;
+  // Range generators narrowed by the filters that bound their variable
+  // (docs/lowering.md, "Guarded ranges"); ARRC_NARROW_RANGES=0 turns it off.
+  bool narrowRanges = true;
   static LowerOptions fromEnvironment();
   // Parses "auto" / "flatten" / "sequential"; false for anything else.
   static bool parseNested(const std::string &text, Nested &out);

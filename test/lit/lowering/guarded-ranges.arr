@@ -3,6 +3,7 @@
 // stops the search, and < / > on inclusive ranges are left as filters.
 // RUN: %arrc --emit=lowered %s | FileCheck %s
 // RUN: %arrc --emit=ir %s | FileCheck %s --check-prefix=IR
+// RUN: env ARRC_NARROW_RANGES=0 %arrc --emit=lowered %s | FileCheck %s --check-prefix=OFF
 
 export int triples(int n) =
   sum([1 | x <- [1..<n], y <- [x..<n], z <- [y..<(x + y)], z < n, x * x + y * y == z * z]);
@@ -15,6 +16,10 @@ export int triples(int n) =
 // CHECK-LABEL: export below(
 
 export int[[*]] below(int a, int b, int e) = [z | z <- [a..<b], z <= e];
+// ARRC_NARROW_RANGES=0 keeps the filter:
+// OFF-LABEL: export below(
+// OFF-NOT: select(
+// OFF: = filter (
 // CHECK: let hi_{{[0-9]+}}: int = select((e_[[E:[0-9]+]] < b_[[B:[0-9]+]]), (e_[[E]] + 1), b_[[B]])
 // CHECK-NOT: filter
 // CHECK: regular map nest
