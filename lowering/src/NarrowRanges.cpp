@@ -141,6 +141,25 @@ ExprP narrowed(const arrc::Range &r, BinOp op, const ExprP &e, const TypeP &bt, 
   return typed(n, r.type, r.span);
 }
 
+// `a && b` as two filters `a, b` (b runs only where a holds, either way), so
+// that a bound inside a conjunction is found too.
+bool splitConjunctions(std::vector<Qualifier> &qs) {
+  bool changed = false;
+  for (size_t k = 0; k < qs.size(); ++k) {
+    if (qs[k].kind != Qualifier::Filter || !qs[k].expr || qs[k].expr->kind != ExprKind::Binary) continue;
+    auto &b = static_cast<const arrc::Binary &>(*qs[k].expr);
+    if (b.op != BinOp::And) continue;
+    Qualifier rhs = qs[k];
+    rhs.expr = b.rhs;
+    ExprP lhs = b.lhs;
+    qs[k].expr = lhs;
+    qs.insert(qs.begin() + long(k) + 1, rhs);
+    changed = true;
+    --k;  // split the left part again
+  }
+  return changed;
+}
+
 bool narrowBranch(std::vector<Qualifier> &qs) {
   bool changed = false;
   for (size_t g = 0; g < qs.size(); ++g) {
@@ -176,7 +195,16 @@ bool narrowBranch(std::vector<Qualifier> &qs) {
 std::shared_ptr<const arrc::Comprehension> narrowGuardedRanges(const arrc::Comprehension &c) {
   auto copy = std::make_shared<arrc::Comprehension>(c);
   bool changed = false;
-  for (auto &br : copy->branches) changed = narrowBranch(br) || changed;
+  for (auto &br : copy->branches) {
+    std::vector<Qualifier> split = br;
+    // the split form is kept only where it narrows something
+    if (splitConjunctions(split) && narrowBranch(split)) {
+      br = std::move(split);
+      changed = true;
+    } else {
+      changed = narrowBranch(br) || changed;
+    }
+  }
   return changed ? copy : nullptr;
 }
 

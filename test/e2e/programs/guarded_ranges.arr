@@ -72,6 +72,21 @@ export int[[*]] guarded_read(int[[*]] xs, int m) = [xs[z] | z <- [0..<m], z < le
 // out: [0, 2, 4]
 export int[[*]] zipped(int n, int k) = [a + b | a <- [0..<n], a < k | b <- [0..<min(n, k)]];
 
+// A bound inside a conjunction (split into two filters), before and after
+// a read that can fail.
+// == test
+// in: [3, 0, 5, 7] 9
+// out: [0, 2, 3]
+// in: [3, 0, 5, 7] 2
+// out: [0]
+export int[[*]] conj(int[[*]] xs, int m) = [z | z <- [0..<m], z < length(xs) && xs[z] > 0];
+// == test
+// in: [3, 0, 5] 3
+// out: [0]
+// in: [3, 0, 5] 4
+// error: guarded_ranges.arr:88:69: index 3 out of bounds for axis 0 of size 3
+export int[[*]] conj_fails(int[[*]] xs, int m) = [z | z <- [0..<m], xs[z] > 0 && z < 2];
+
 // == test
 // in: 10L 4L
 // out: 6L

@@ -53,6 +53,20 @@ def zipped(n, k):
     return [x + y for x, y in zip(a, b)]
 
 
+def conj(xs, m):
+    return [z for z in range(0, m) if z < len(xs) and xs[z] > 0]
+
+
+def conj_fails(xs, m):
+    out = []
+    for z in range(0, m):
+        if not (0 <= z < len(xs)):
+            return "error"
+        if xs[z] > 0 and z < 2:
+            out.append(z)
+    return out
+
+
 def longs(m, e):
     return sum(z for z in range(0, m) if z < e)
 
@@ -70,6 +84,8 @@ RUNS = [
     ("first_fails", first_fails, [([1, 0, 2], 3, 2), ([1, 0, 2], 5, 2)]),
     ("guarded_read", guarded_read, [([4, 5, 6], 10), ([4, 5, 6], 2)]),
     ("zipped", zipped, [(10, 4), (3, 8)]),
+    ("conj", conj, [([3, 0, 5, 7], 9), ([3, 0, 5, 7], 2)]),
+    ("conj_fails", conj_fails, [([3, 0, 5], 3), ([3, 0, 5], 4)]),
     ("longs", longs, [(10, 4), (5, 3000000000)]),
     ("nested", nested, [(6,)]),
 ]

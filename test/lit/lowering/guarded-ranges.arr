@@ -51,3 +51,11 @@ export int[[*]] inclusive_lt(int a, int b, int e) = [z | z <- [a..b], z < e];
 // CHECK-LABEL: export inclusive_lt(
 // CHECK-NOT: select
 // CHECK: = filter (
+
+// A bound inside a conjunction: `a && b` is the filters `a, b`.
+export int[[*]] conj(int[[*]] xs, int m) = [z | z <- [0..<m], z < length(xs) && xs[z] > 0];
+// CHECK-LABEL: export conj(
+// CHECK: select((int(xs_{{[0-9]+}}.shape(0)) < m_{{[0-9]+}})
+// CHECK: = filter (
+// CHECK-NOT: &&
+// CHECK: = if (xs_{{[0-9]+}}[long(z_{{[0-9]+}})]!{{[0-9]+}} > 0) then {
