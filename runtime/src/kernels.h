@@ -936,34 +936,47 @@ __kernel void arrc_csegred_offs(long nseg, long nchunks, __global const long* of
 }
 )CLC";
 
-// Segmented reduce with offsets on NVIDIA (ARRC_NV): a warp per segment.
-// The warp walks its segment in windows of 32 * SVT elements, lane l
-// folding the SVT consecutive elements from l * SVT in order; the lanes'
-// values are then combined in lane order by shuffles (lane 0 ends with the
-// window's fold), so any associative operator works and loads stay within
-// one window.
+// Segmented reduce with offsets on NVIDIA (ARRC_NV): a group of SG lanes
+// per segment, SG a power of two from 1 to 32 chosen from the mean segment
+// length (offs[nseg] - offs[0]) / nseg so that a window of SG * SVT elements
+// holds about one segment: a warp takes 32 / SG consecutive segments at once
+// (its loads stay contiguous), where a whole warp per short segment left
+// most lanes idle. The group walks its segment in windows, lane l of the
+// group folding the SVT consecutive elements from l * SVT in order; the
+// lanes' values are combined in lane order by shuffles within the group, so
+// any associative operator works. Every loop runs the same number of times
+// in all lanes of a warp (the shuffles need the whole warp).
 inline const char* kSegReduceOffsetsWarp = R"CLC(
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void arrc_segreduce_off_warp(long nseg, __global const long* offs, __global T* out, long out_off
                              ARRC_PARAMS ARRC_OP_PARAMS) {
   int lane = get_local_id(0) & 31;
+  long mean = (offs[nseg] - offs[0]) / max(nseg, 1L);
+  int sg = 1;
+  while (sg < 32 && (long)sg * SVT < mean) sg <<= 1;
+  int per = 32 / sg, g = lane / sg, gl = lane % sg;
   long warps = get_global_size(0) / 32;
-  for (long s = get_global_id(0) / 32; s < nseg; s += warps) {
-    long a = offs[s], b = offs[s + 1];
+  for (long s0 = (get_global_id(0) / 32) * per; s0 < nseg; s0 += warps * per) {
+    long s = s0 + g;
+    long a = s < nseg ? offs[s] : 0, b = s < nseg ? offs[s + 1] : 0;
+    // the most windows of the warp's segments, in every lane
+    uint windows = b > a ? (uint)((b - a + (long)sg * SVT - 1) / ((long)sg * SVT)) : 0u;
+    for (uint d = 16; d >= 1; d >>= 1) windows = max(windows, arrc_nv_shdown(windows, d));
+    windows = arrc_nv_shidx(windows, 0);
     T acc = ARRC_NE;
-    for (long w0 = a; w0 < b; w0 += 32 * SVT) {
-      long j0 = w0 + lane * SVT;
+    for (uint w = 0; w < windows; ++w) {
+      long j0 = a + ((long)w * sg + gl) * SVT;
       T x = ARRC_NE;
 #pragma unroll
       for (int k = 0; k < SVT; ++k)
         if (j0 + k < b) x = arrc_op(x, arrc_load(j0 + k ARRC_ARGS));
-      for (uint d = 1; d < 32; d <<= 1) {
+      for (uint d = 1; d < (uint)sg; d <<= 1) {
         T y = arrc_shdown_t(x, d);
-        if (lane + d < 32) x = arrc_op(x, y);
+        if (gl + d < (uint)sg) x = arrc_op(x, y);
       }
       acc = arrc_op(acc, x);
     }
-    if (lane == 0) ARRC_OUT(out_off + s, acc);
+    if (gl == 0 && s < nseg) ARRC_OUT(out_off + s, acc);
   }
 }
 )CLC";

@@ -337,6 +337,45 @@ TEST_CASE("primitives int32: segmented reduce where segments meet chunk and tile
   CHECK(segmented_reduce(c, first, Array<uint8_t, 1>::from(c, fl), A).to_vector() == firsts);
 }
 
+TEST_CASE("primitives int32: segmented reduce with offsets, every segment-length shape") {
+  // The NVIDIA schedule picks the lanes per segment from the mean length:
+  // lengths around 1, 20, 300 and 5000, one huge segment among empty ones,
+  // and all empty; "first of the segment" (not commutative) and +.
+  Context& c = ctx();
+  const int64_t n = 300007;
+  auto h = small_values<int32_t>(n, 23);
+  auto A = Array<int32_t, 1>::from(c, h);
+  Operator first = Operator::custom("a == INT_MIN ? b : a", "INT_MIN");
+  std::mt19937 rng(7);
+  auto check = [&](const std::vector<int64_t>& offs) {
+    int64_t nseg = static_cast<int64_t>(offs.size()) - 1;
+    std::vector<int32_t> sums(static_cast<size_t>(nseg), 0), firsts(static_cast<size_t>(nseg), INT_MIN);
+    for (int64_t s = 0; s < nseg; ++s)
+      for (int64_t i = offs[s]; i < offs[s + 1]; ++i) {
+        sums[s] += h[i];
+        if (firsts[s] == INT_MIN) firsts[s] = h[i];
+      }
+    auto O = Array<int64_t, 1>::from(c, offs);
+    auto R = Array<int32_t, 1>::alloc(c, {nseg});
+    segmented_reduce_offsets(c, ElemType::of<int32_t>(), Operator::add(), nseg, O.buffer(),
+                             load_from(ElemType::of<int32_t>(), A.buffer()), R.buffer());
+    CHECK(R.to_vector() == sums);
+    segmented_reduce_offsets(c, ElemType::of<int32_t>(), first, nseg, O.buffer(),
+                             load_from(ElemType::of<int32_t>(), A.buffer()), R.buffer());
+    CHECK(R.to_vector() == firsts);
+  };
+  for (int mean : {1, 20, 300, 5000}) {
+    std::uniform_int_distribution<int> len(0, 2 * mean);
+    std::vector<int64_t> offs{0};
+    while (offs.back() < n) offs.push_back(std::min<int64_t>(n, offs.back() + len(rng)));
+    check(offs);
+  }
+  std::vector<int64_t> huge(1001, 0);  // 500 empty, one of n, 499 empty
+  for (size_t s = 501; s < huge.size(); ++s) huge[s] = n;
+  check(huge);
+  check(std::vector<int64_t>(65, 0));  // 64 empty segments
+}
+
 TEST_CASE("primitives int32: histogram with many bins, min operator (global atomics)") {
   Context& c = ctx();
   const int64_t n = 100003, nbins = 5000;
