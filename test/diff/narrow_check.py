@@ -13,21 +13,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def split_args(line):
-    """Top-level space-separated arguments of an `// in:` line."""
-    toks, depth, cur = [], 0, ""
-    for ch in line:
-        depth += ch in "[(" and 1 or 0
-        depth -= ch in "])" and 1 or 0
-        if ch == " " and depth == 0:
-            if cur:
-                toks.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    return toks + ([cur] if cur else [])
+sys.path.insert(0, HERE)
+from difftest import arrsmith_args  # noqa: E402  (an `// in:` line's arguments)
 
 
 def run(arrc, path, name, args, env_extra):
@@ -57,7 +44,7 @@ def main():
         for line in src.split("\n"):
             m = re.match(r"// in: (.*)", line)
             if m:
-                inputs.append(split_args(m.group(1)))
+                inputs.append(arrsmith_args(m.group(1)))
                 continue
             m = re.match(r"export .*? (f\d+)\(", line)
             if m:
