@@ -143,21 +143,20 @@ ExprP narrowed(const arrc::Range &r, BinOp op, const ExprP &e, const TypeP &bt, 
 
 // `a && b` as two filters `a, b` (b runs only where a holds, either way), so
 // that a bound inside a conjunction is found too.
-bool splitConjunctions(std::vector<Qualifier> &qs) {
-  bool changed = false;
-  for (size_t k = 0; k < qs.size(); ++k) {
-    if (qs[k].kind != Qualifier::Filter || !qs[k].expr || qs[k].expr->kind != ExprKind::Binary) continue;
-    auto &b = static_cast<const arrc::Binary &>(*qs[k].expr);
-    if (b.op != BinOp::And) continue;
+void splitConjunctions(std::vector<Qualifier> &qs) {
+  for (size_t k = 0; k < qs.size();) {
+    const Expr *f = qs[k].kind == Qualifier::Filter ? qs[k].expr.get() : nullptr;
+    if (!f || f->kind != ExprKind::Binary || static_cast<const arrc::Binary &>(*f).op != BinOp::And) {
+      ++k;
+      continue;
+    }
+    ExprP keep = qs[k].expr;  // the conjunction, alive while it is taken apart
+    auto &b = static_cast<const arrc::Binary &>(*keep);
     Qualifier rhs = qs[k];
     rhs.expr = b.rhs;
-    ExprP lhs = b.lhs;
-    qs[k].expr = lhs;
+    qs[k].expr = b.lhs;  // looked at again: it may be a conjunction too
     qs.insert(qs.begin() + long(k) + 1, rhs);
-    changed = true;
-    --k;  // split the left part again
   }
-  return changed;
 }
 
 bool narrowBranch(std::vector<Qualifier> &qs) {
@@ -196,13 +195,13 @@ std::shared_ptr<const arrc::Comprehension> narrowGuardedRanges(const arrc::Compr
   auto copy = std::make_shared<arrc::Comprehension>(c);
   bool changed = false;
   for (auto &br : copy->branches) {
-    std::vector<Qualifier> split = br;
+    // split conjunctions narrow wherever the filters as written do, and more;
     // the split form is kept only where it narrows something
-    if (splitConjunctions(split) && narrowBranch(split)) {
+    std::vector<Qualifier> split = br;
+    splitConjunctions(split);
+    if (narrowBranch(split)) {
       br = std::move(split);
       changed = true;
-    } else {
-      changed = narrowBranch(br) || changed;
     }
   }
   return changed ? copy : nullptr;
