@@ -168,6 +168,8 @@ Lin linSum(const Lin &a, const Lin &b, int64_t kb = 1) {
   addTo(r, b, kb);
   return r;
 }
+// The fact p >= q + off, as p - q - off (>= 0).
+Lin linAtLeast(const Lin &p, const Lin &q, int64_t off) { return linSum(linSum(p, q, -1), linConst(off), -1); }
 Lin linScale(const Lin &a, int64_t k) {
   Lin r;
   addTo(r, a, k);
@@ -317,12 +319,11 @@ public:
           c->args[0]->type.elem != ScalarKind::Bool) {
         // x < y holds in the first case (y - x - 1 >= 0), x >= y in the second
         Lin x = lin(c->args[0], sc, env, depth + 1), y = lin(c->args[1], sc, env, depth + 1);
-        auto ge = [](const Lin &p, const Lin &q, int64_t off) { return linSum(linSum(p, q, -1), linConst(off), -1); };
         if (x.ok && y.ok) switch (c->binop) {
-          case BinOp::Lt: s->when = {ge(y, x, 1), ge(x, y, 0)}; break;
-          case BinOp::Le: s->when = {ge(y, x, 0), ge(x, y, 1)}; break;
-          case BinOp::Gt: s->when = {ge(x, y, 1), ge(y, x, 0)}; break;
-          case BinOp::Ge: s->when = {ge(x, y, 0), ge(y, x, 1)}; break;
+          case BinOp::Lt: s->when = {linAtLeast(y, x, 1), linAtLeast(x, y, 0)}; break;
+          case BinOp::Le: s->when = {linAtLeast(y, x, 0), linAtLeast(x, y, 1)}; break;
+          case BinOp::Gt: s->when = {linAtLeast(x, y, 1), linAtLeast(y, x, 0)}; break;
+          case BinOp::Ge: s->when = {linAtLeast(x, y, 0), linAtLeast(y, x, 1)}; break;
           default: break;
           }
       }
@@ -863,7 +864,7 @@ private:
     Env env;
     Lin a = an_.lin(x, sc, env), b = an_.lin(y, sc, env);
     if (!a.ok || !b.ok) return;
-    auto ge = [&](const Lin &p, const Lin &q, int64_t off) { sc.assume.push_back(linSum(linSum(p, q, -1), linConst(off), -1)); };
+    auto ge = [&](const Lin &p, const Lin &q, int64_t off) { sc.assume.push_back(linAtLeast(p, q, off)); };
     if (negated) {
       switch (op) {
       case BinOp::Lt: op = BinOp::Ge; break;
