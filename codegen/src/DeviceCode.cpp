@@ -374,6 +374,12 @@ void Generator::devStmt(Code &c, const Stmt &s) {
     c.line(a + "[" + addr + "] = " + v + ";");
     return;
   }
+  case StmtKind::HistAdd: {
+    // the runtime's histogram_items defines the update (runtime/src/histogram_items.cpp)
+    auto &x = static_cast<const HistAdd &>(s);
+    c.line("ARRC_HIST_ADD(" + std::to_string(x.hist) + ", (long)(" + exp(x.bin, true) + "), " + exp(x.value, true) + ");");
+    return;
+  }
   default:
     fail("host-level statement (kind " + std::to_string(int(s.kind)) + ") inside a kernel body");
   }

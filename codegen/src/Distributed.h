@@ -108,6 +108,7 @@ private:
   void segScan(const SegScan &x);
   void segReduce(const SegReduce &x);
   void hist(const Hist &x);
+  void multiHist(const MultiHist &x);
   void sort(const Sort &x);
   void expand(const Expand &x);
   // Folds the allgathered partial results (vars `parts`, K scalars of this

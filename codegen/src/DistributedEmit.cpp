@@ -153,6 +153,8 @@ void DistEmitter::stmt(const Stmt &s) {
   case StmtKind::SegReduce: return segReduce(static_cast<const SegReduce &>(s));
   case StmtKind::Filter: return filter(static_cast<const Filter &>(s));
   case StmtKind::Hist: return hist(static_cast<const Hist &>(s));
+  case StmtKind::MultiHist: return multiHist(static_cast<const MultiHist &>(s));
+  case StmtKind::HistAdd: fail("HistAdd at host level");
   case StmtKind::Sort: return sort(static_cast<const Sort &>(s));
   case StmtKind::Expand: return expand(static_cast<const Expand &>(s));
   case StmtKind::Scatter: return replicated(s);

@@ -44,16 +44,10 @@ size_t storageSize(ScalarKind k) {
 // The MPI reduction of a histogram component the runtime can recognise:
 // result k is a_k + b_k, a_k * b_k, min or max.
 std::string histOp(const ir::Lambda &op, size_t K, size_t k) {
-  if (!op.body.stmts.empty()) return "";
-  const ExpP &e = op.body.results.at(k);
-  if (e->args.size() != 2) return "";
-  int a = op.params.at(k), b = op.params.at(K + k);
-  auto isVar = [](const ExpP &v, int id) { return v && v->kind == Exp::Var && v->var == id; };
-  if (!((isVar(e->args[0], a) && isVar(e->args[1], b)) || (isVar(e->args[0], b) && isVar(e->args[1], a)))) return "";
-  if (e->kind == Exp::Binary && e->binop == BinOp::Add) return "sum";
-  if (e->kind == Exp::Binary && e->binop == BinOp::Mul) return "prod";
-  if (e->kind == Exp::Call && (e->fn == "min" || e->fn == "max")) return e->fn;
-  return "";
+  const char *kind = nullptr;
+  if (!ir::simpleComponent(op, K, k, kind)) return "";
+  std::string kd = kind;
+  return kd == "Add" ? "sum" : kd == "Mul" ? "prod" : kd == "Min" ? "min" : "max";
 }
 
 } // namespace
@@ -605,6 +599,43 @@ void DistEmitter::hist(const Hist &x) {
     for (int o : outs) h(declAs(o) + ";");
     g().host_->open("");
     h("// distributed histogram" + (what.empty() ? "" : " (" + what + ")") +
+      ": this rank's part into all bins, then MPI_Reduce_scatter (the bins distributed)");
+    sp.open();
+    g().hostStmt(*c);
+    for (size_t k = 0; k < outs.size(); ++k)
+      h(N(outs[k]) + " = arrc::dist::reduce_scatter(cl, " + N(locals[k]) + ", arrc::dist::Op::" + ops[k] + ");");
+    g().host_->close();
+  });
+}
+
+// As hist: each rank fills all the bins from its part of the items, then
+// one MPI_Reduce_scatter per histogram.
+void DistEmitter::multiHist(const MultiHist &x) {
+  size_t K = x.outs.size();
+  std::vector<std::string> ops;
+  bool ok = true;
+  for (size_t k = 0; k < K && ok; ++k) {
+    ops.push_back(histOp(x.ops[k], 1, 0));
+    if (ops.back().empty() || opReadsArrays(x.ops[k]) || typeOf(x.outs[k]).elem == ScalarKind::Bool) ok = false;
+  }
+  if (!ok) return replicated(x);
+  Body b = bodyOf({&x.body}, x.index);
+  std::map<int, ExpP> sub;
+  Space sp = space(x.n, {&x.body}, b, sub);
+  auto c = std::static_pointer_cast<MultiHist>(localClone(x, sub));
+  c->index = offsetIndex(x.index, sp, {&c->body});
+  c->n = varExp(m_, sp.cnt);
+  std::vector<int> outs = x.outs, locals;
+  for (size_t k = 0; k < K; ++k) {
+    locals.push_back(newVar(m_.vars.at(static_cast<size_t>(outs[k])).name + "_part", typeOf(outs[k])));
+    c->outs[k] = locals.back();
+  }
+  for (int o : outs) setForm(o, Form::B);
+  std::string what = where(x);
+  emit([this, c, sp, outs, locals, ops, what] {
+    for (int o : outs) h(declAs(o) + ";");
+    g().host_->open("");
+    h("// distributed histograms in one pass" + (what.empty() ? "" : " (" + what + ")") +
       ": this rank's part into all bins, then MPI_Reduce_scatter (the bins distributed)");
     sp.open();
     g().hostStmt(*c);

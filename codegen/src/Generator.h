@@ -282,6 +282,7 @@ private:
   void segReduce(const SegReduce &x);
   void scatter(const Scatter &x);
   void hist(const Hist &x);
+  void multiHist(const MultiHist &x);
   void sort(const Sort &x);
   void expand(const Expand &x);
 };

@@ -69,35 +69,8 @@ void Generator::elemDecl(const Element &el, const std::string &var) {
   h("static const arrc::ElemType " + var + " = " + el.hostExpr + ";");
 }
 
-// A component of an operator that the runtime can recognise (and update
-// atomically): result k is a_k + b_k, a_k * b_k, min or max of the two.
-static bool simpleComponent(const ir::Lambda &op, size_t K, size_t k, const char *&kind) {
-  if (!op.body.stmts.empty()) return false;
-  const ExpP &e = op.body.results.at(k);
-  if (e->args.size() != 2) return false;
-  int a = op.params.at(k), b = op.params.at(K + k);
-  auto isVar = [](const ExpP &v, int id) { return v && v->kind == Exp::Var && v->var == id; };
-  if (!((isVar(e->args[0], a) && isVar(e->args[1], b)) || (isVar(e->args[0], b) && isVar(e->args[1], a))))
-    return false;
-  if (e->kind == Exp::Binary && e->binop == BinOp::Add) kind = "Add";
-  else if (e->kind == Exp::Binary && e->binop == BinOp::Mul) kind = "Mul";
-  else if (e->kind == Exp::Call && e->fn == "min") kind = "Min";
-  else if (e->kind == Exp::Call && e->fn == "max") kind = "Max";
-  else return false;
-  return true;
-}
-
 bool Generator::neutralIsIdentity(const ir::Lambda &op, const std::vector<ExpP> &ne) {
-  size_t K = ne.size();
-  for (size_t k = 0; k < K; ++k) {
-    const char *kind = nullptr;
-    if (!simpleComponent(op, K, k, kind) || ne[k]->kind != Exp::Const) return false;
-    double v = isFloating(ne[k]->type.elem) ? ne[k]->fval : static_cast<double>(ne[k]->ival);
-    std::string kd = kind;
-    // min and max are idempotent: any neutral element folds in harmlessly
-    if ((kd == "Add" && v != 0) || (kd == "Mul" && v != 1)) return false;
-  }
-  return true;
+  return ir::neutralIsIdentity(op, ne);
 }
 
 bool Generator::operatorDecl(const Stmt &at, const ir::Lambda &op, const std::vector<ExpP> &ne,
@@ -125,7 +98,7 @@ bool Generator::operatorDecl(const Stmt &at, const ir::Lambda &op, const std::ve
   }
   std::vector<const char *> kinds(K, nullptr);
   bool simple = true;
-  for (size_t k = 0; k < K; ++k) simple = simpleComponent(op, K, k, kinds[k]) && simple;
+  for (size_t k = 0; k < K; ++k) simple = ir::simpleComponent(op, K, k, kinds[k]) && simple;
   // The expression of component k over `a` and `b` (simple components only).
   auto componentExpr = [&](size_t k) {
     devAlias_ = aliases;

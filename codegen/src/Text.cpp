@@ -304,6 +304,24 @@ void usesStmt(const Stmt &s, std::set<int> &u, std::set<int> &d) {
     for (auto &e : x.ne) usesExp(e, u);
     break;
   }
+  case StmtKind::MultiHist: {
+    auto &x = static_cast<const MultiHist &>(s);
+    usesExp(x.n, u);
+    d.insert(x.index);
+    usesBlock(x.body, u, d);
+    for (size_t h = 0; h < x.ops.size(); ++h) {
+      usesExp(x.bins[h], u);
+      usesLambda(x.ops[h], u, d);
+      usesExp(x.ne[h], u);
+    }
+    break;
+  }
+  case StmtKind::HistAdd: {
+    auto &x = static_cast<const HistAdd &>(s);
+    usesExp(x.bin, u);
+    usesExp(x.value, u);
+    break;
+  }
   case StmtKind::Sort: {
     auto &x = static_cast<const Sort &>(s);
     usesExp(x.keys, u);

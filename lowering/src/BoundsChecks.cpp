@@ -641,6 +641,12 @@ private:
       for (int o : s.outs) extents_[o] = {x.bins};
       break;
     }
+    case StmtKind::MultiHist: {
+      auto &x = static_cast<const MultiHist &>(s);
+      count(x.index, x.n);
+      for (size_t h = 0; h < s.outs.size() && h < x.bins.size(); ++h) extents_[s.outs[h]] = {x.bins[h]};
+      break;
+    }
     case StmtKind::Sort: {
       auto &x = static_cast<const Sort &>(s);
       for (int o : s.outs) extents_[o] = {shapeExp(x.keys, 0)};
@@ -1059,6 +1065,7 @@ private:
     case StmtKind::Hist: r.body = &static_cast<Hist &>(s).body, r.nonEmpty = {static_cast<Hist &>(s).n}; break;
     case StmtKind::SegScan: r.body = &static_cast<SegScan &>(s).body, r.nonEmpty = {static_cast<SegScan &>(s).n}; break;
     case StmtKind::SegReduce: r.body = &static_cast<SegReduce &>(s).body, r.nonEmpty = {static_cast<SegReduce &>(s).n}; break;
+    case StmtKind::MultiHist: r.body = &static_cast<MultiHist &>(s).body, r.nonEmpty = {static_cast<MultiHist &>(s).n}; break;
     default: break;
     }
     return r;

@@ -22,6 +22,8 @@
 //     Filter over an Expand into Filter's outputs joins it.
 //  4. Horizontal fusion (FuseHorizontal.cpp): zip of Maps, histograms over
 //     the same bins.
+//  5. A Map whose outputs only Hists read (at their rows; k-means' assignment,
+//     counts and sums) becomes one MultiHist with them (FuseMultiHist.cpp).
 #include "FuseSupport.h"
 
 #include <algorithm>
@@ -632,6 +634,8 @@ bool fuseBlock(Ctx &c) {
   }
   // 4. Horizontal.
   if (fuseHorizontal(c.m, b)) return true;
+  // 5. A Map with the Hists that read it.
+  if (fuseMultiHist(c.m, b, c.uses, c.resultVars)) return true;
   for (auto &s : b.stmts) {
     if (s->kind == StmtKind::If || s->kind == StmtKind::Loop) {
       bool changed = false;

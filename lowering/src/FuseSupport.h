@@ -1,4 +1,4 @@
-// Private: what the fusion rules (Fuse.cpp, FuseHorizontal.cpp) share: use
+// Private: what the fusion rules (Fuse.cpp, FuseHorizontal.cpp, FuseMultiHist.cpp) share: use
 // counts, "read only at the consumer's own index" tests, read replacement,
 // the index space of a SOAC, and DimFacts (which extents are known equal).
 #pragma once
@@ -63,5 +63,7 @@ private:
 
 // Horizontal fusion in one block (FuseHorizontal.cpp): true if it fused.
 bool fuseHorizontal(ir::Module &m, ir::Block &b);
+// A Map and the Hists reading it as one MultiHist (FuseMultiHist.cpp).
+bool fuseMultiHist(ir::Module &m, ir::Block &b, std::map<int, int> &uses, const std::set<int> &resultVars);
 
 } // namespace arrc::passes

@@ -191,6 +191,35 @@ std::string expKey(const ExpP &e) {
   return o.str();
 }
 
+bool simpleComponent(const Lambda &op, size_t K, size_t k, const char *&kind) {
+  if (!op.body.stmts.empty()) return false;
+  const ExpP &e = op.body.results.at(k);
+  if (e->args.size() != 2) return false;
+  int a = op.params.at(k), b = op.params.at(K + k);
+  auto isVar = [](const ExpP &v, int id) { return v && v->kind == Exp::Var && v->var == id; };
+  if (!((isVar(e->args[0], a) && isVar(e->args[1], b)) || (isVar(e->args[0], b) && isVar(e->args[1], a))))
+    return false;
+  if (e->kind == Exp::Binary && e->binop == BinOp::Add) kind = "Add";
+  else if (e->kind == Exp::Binary && e->binop == BinOp::Mul) kind = "Mul";
+  else if (e->kind == Exp::Call && e->fn == "min") kind = "Min";
+  else if (e->kind == Exp::Call && e->fn == "max") kind = "Max";
+  else return false;
+  return true;
+}
+
+bool neutralIsIdentity(const Lambda &op, const std::vector<ExpP> &ne) {
+  size_t K = ne.size();
+  for (size_t k = 0; k < K; ++k) {
+    const char *kind = nullptr;
+    if (!simpleComponent(op, K, k, kind) || ne[k]->kind != Exp::Const) return false;
+    double v = isFloatKind(ne[k]->type.elem) ? ne[k]->fval : static_cast<double>(ne[k]->ival);
+    std::string kd = kind;
+    // min and max are idempotent: any neutral element folds in harmlessly
+    if ((kd == "Add" && v != 0) || (kd == "Mul" && v != 1)) return false;
+  }
+  return true;
+}
+
 void expVars(const ExpP &e, std::set<int> &out) {
   if (!e) return;
   if (e->kind == Exp::Var) out.insert(e->var);
@@ -210,6 +239,7 @@ template <class S, class F> static void eachBlockT(S &s, F &&f) {
   case StmtKind::SegScan: { auto &x = static_cast<std::conditional_t<std::is_const_v<S>, const SegScan, SegScan> &>(s); f(x.body); f(x.op.body); break; }
   case StmtKind::SegReduce: { auto &x = static_cast<std::conditional_t<std::is_const_v<S>, const SegReduce, SegReduce> &>(s); f(x.body); f(x.op.body); break; }
   case StmtKind::Expand: { auto &x = static_cast<std::conditional_t<std::is_const_v<S>, const Expand, Expand> &>(s); f(x.size); f(x.body); if (x.into == Expand::Reduce) f(x.op.body); break; }
+  case StmtKind::MultiHist: { auto &x = static_cast<std::conditional_t<std::is_const_v<S>, const MultiHist, MultiHist> &>(s); f(x.body); for (auto &op : x.ops) f(op.body); break; }
   default: break;
   }
 }
@@ -236,6 +266,8 @@ void forEachExp(Stmt &s, const std::function<void(ExpP &)> &f) {
   case StmtKind::SegScan: { auto &x = static_cast<SegScan &>(s); f(x.n); all(x.ne); break; }
   case StmtKind::SegReduce: { auto &x = static_cast<SegReduce &>(s); f(x.n); all(x.ne); break; }
   case StmtKind::Expand: { auto &x = static_cast<Expand &>(s); f(x.n); all(x.ne); break; }
+  case StmtKind::MultiHist: { auto &x = static_cast<MultiHist &>(s); f(x.n); all(x.bins); all(x.ne); break; }
+  case StmtKind::HistAdd: { auto &x = static_cast<HistAdd &>(s); f(x.bin); f(x.value); break; }
   default: break;
   }
 }
@@ -271,15 +303,19 @@ bool blockWrites(const Block &b) {
   return false;
 }
 
-bool hasEffect(const Stmt &s) {
+// inMultiHist: a HistAdd only fills the enclosing MultiHist's outputs.
+static bool hasEffectIn(const Stmt &s, bool inMultiHist) {
   if (s.kind == StmtKind::Check || s.kind == StmtKind::Write) return true;
+  if (s.kind == StmtKind::HistAdd) return !inMultiHist;
   if (s.kind == StmtKind::Map && s.outs.empty()) return true;
+  bool in = inMultiHist || s.kind == StmtKind::MultiHist;
   bool eff = false;
   forEachBlock(s, [&](const Block &b) {
-    for (auto &t : b.stmts) eff = eff || hasEffect(*t);
+    for (auto &t : b.stmts) eff = eff || hasEffectIn(*t, in);
   });
   return eff;
 }
+bool hasEffect(const Stmt &s) { return hasEffectIn(s, false); }
 
 void stmtUses(const Stmt &s, std::set<int> &out) {
   forEachExp(const_cast<Stmt &>(s), [&](ExpP &e) { expVars(e, out); });
@@ -304,6 +340,7 @@ void stmtDefs(const Stmt &s, std::set<int> &out) {
   case StmtKind::SegScan: { auto &x = static_cast<const SegScan &>(s); out.insert(x.index); lam(x.op); break; }
   case StmtKind::SegReduce: { auto &x = static_cast<const SegReduce &>(s); out.insert(x.index); lam(x.op); break; }
   case StmtKind::Expand: { auto &x = static_cast<const Expand &>(s); out.insert(x.index); out.insert(x.inner); lam(x.op); break; }
+  case StmtKind::MultiHist: { auto &x = static_cast<const MultiHist &>(s); out.insert(x.index); for (auto &op : x.ops) lam(op); break; }
   default: break;
   }
   forEachBlock(s, [&](const Block &b) { blockDefs(b, out); });
@@ -375,7 +412,7 @@ StmtP cloneStmt(const Stmt &s) {
   switch (s.kind) {
 #define C(K) case StmtKind::K: return std::make_shared<K>(static_cast<const K &>(s));
   C(Let) C(If) C(Loop) C(Write) C(Alloc) C(View) C(Literal) C(Check) C(Map) C(Reduce) C(Scan)
-  C(Filter) C(Scatter) C(Hist) C(Sort) C(SegScan) C(SegReduce) C(Expand)
+  C(Filter) C(Scatter) C(Hist) C(Sort) C(SegScan) C(SegReduce) C(Expand) C(MultiHist) C(HistAdd)
 #undef C
   }
   return nullptr;
@@ -415,6 +452,7 @@ Block cloneFresh(Module &m, const Block &b, std::map<int, ExpP> &sub) {
       case StmtKind::SegScan: { auto &x = static_cast<SegScan &>(*s); rn(x.index); for (int &p : x.op.params) rn(p); break; }
       case StmtKind::SegReduce: { auto &x = static_cast<SegReduce &>(*s); rn(x.index); for (int &p : x.op.params) rn(p); break; }
       case StmtKind::Expand: { auto &x = static_cast<Expand &>(*s); rn(x.index); rn(x.inner); for (int &p : x.op.params) rn(p); break; }
+      case StmtKind::MultiHist: { auto &x = static_cast<MultiHist &>(*s); rn(x.index); for (auto &op : x.ops) for (int &p : op.params) rn(p); break; }
       default: break;
       }
       forEachBlock(*s, fix);

@@ -364,6 +364,13 @@ struct Interp {
     return Value::scalarFloat(r, k);
   }
 
+  // The histograms of the MultiHist whose body runs (HistAdd adds to them).
+  struct MultiAcc {
+    const MultiHist *stmt;
+    std::vector<std::vector<Value>> bins;
+  };
+  MultiAcc *multi_ = nullptr;
+
   std::vector<Value> block(const Block &b) {
     for (auto &s : b.stmts) stmt(*s);
     std::vector<Value> r;
@@ -577,6 +584,38 @@ struct Interp {
         acc[b] = applyOp(x.op, acc[b], std::vector<Value>(r.begin() + 1, r.end()));
       }
       assignOuts(s, collect(s, acc));
+      break;
+    }
+    case StmtKind::MultiHist: {
+      auto &x = static_cast<const MultiHist &>(s);
+      MultiAcc acc{&x, {}};
+      for (size_t h = 0; h < x.ops.size(); ++h)
+        acc.bins.push_back(std::vector<Value>(std::max<int64_t>(0, idx(eval(x.bins[h]))), eval(x.ne[h])));
+      MultiAcc *outer = multi_;
+      multi_ = &acc;
+      int64_t n = idx(eval(x.n));
+      for (int64_t i = 0; i < n; ++i) {
+        set(x.index, Value::scalarInt(i, ScalarKind::Long));
+        block(x.body);
+      }
+      multi_ = outer;
+      std::vector<Value> outs;
+      for (size_t h = 0; h < x.ops.size(); ++h) {
+        Value a = Value::zeros(m.vars[s.outs[h]].type, {int64_t(acc.bins[h].size())});
+        for (size_t b = 0; b < acc.bins[h].size(); ++b) store(a, int64_t(b), acc.bins[h][b]);
+        outs.push_back(std::move(a));
+      }
+      assignOuts(s, outs);
+      break;
+    }
+    case StmtKind::HistAdd: {
+      auto &x = static_cast<const HistAdd &>(s);
+      if (!multi_) fail("internal: hist_add outside a multihist");
+      int64_t b = idx(eval(x.bin));
+      Value v = eval(x.value);  // evaluated whatever the bin (its errors too)
+      auto &bins = multi_->bins.at(x.hist);
+      if (b >= 0 && b < int64_t(bins.size()))
+        bins[b] = applyOp(multi_->stmt->ops.at(x.hist), {bins[b]}, {v}).at(0);
       break;
     }
     case StmtKind::Sort: {

@@ -5,7 +5,7 @@
 
 namespace arrc::passes {
 void simplify(ir::Module &m);     // Simplify.cpp
-bool fuse(ir::Module &m);         // Fuse.cpp + FuseHorizontal.cpp (true if something fused)
+bool fuse(ir::Module &m);         // Fuse.cpp + FuseHorizontal.cpp + FuseMultiHist.cpp (true if something fused)
 void deadCode(ir::Module &m);     // DeadCode.cpp
 void boundsChecks(ir::Module &m); // BoundsChecks.cpp (checks proven to pass are removed)
 void cse(ir::Module &m);          // CSE.cpp (repeated subexpressions in device code)

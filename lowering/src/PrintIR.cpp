@@ -206,6 +206,27 @@ struct Printer {
       o << " ne (" << es(x.ne) << ")\n";
       break;
     }
+    case StmtKind::MultiHist: {
+      auto &x = static_cast<const MultiHist &>(s);
+      o << lhs(s) << "multihist (" << v(x.index) << " < " << e(x.n) << ") {\n";
+      block(x.body, d + 1);
+      ind(d);
+      o << "}";
+      for (size_t h = 0; h < x.ops.size(); ++h) {
+        o << "\n";
+        ind(d + 1);
+        o << "#" << h << " bins " << e(x.bins[h]) << " ";
+        lambda(x.ops[h], d + 1);
+        o << " ne (" << e(x.ne[h]) << ")";
+      }
+      o << "\n";
+      break;
+    }
+    case StmtKind::HistAdd: {
+      auto &x = static_cast<const HistAdd &>(s);
+      o << "hist_add #" << x.hist << "[" << e(x.bin) << "] " << e(x.value) << "\n";
+      break;
+    }
     case StmtKind::Sort: {
       auto &x = static_cast<const Sort &>(s);
       o << lhs(s) << "sort " << e(x.keys);

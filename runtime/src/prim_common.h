@@ -40,6 +40,7 @@ struct Chunks {
 Chunks cpu_chunks(Context& ctx, int64_t n);
 
 bool mentions_double(const std::string& s);
+bool is_scalar_type(const ElemType& t);  // int, uint, long, ulong, float, double
 std::string replace_all(std::string s, const std::string& from, const std::string& to);
 // The work-group helpers of kernels.h (kWgHelpers) for scan type S,
 // operator OP, neutral NE, name suffix N.
@@ -55,6 +56,12 @@ std::string store_defines(cl_mem out);
 // A new device buffer of `bytes`, zeroed (not from the pool: kept for the
 // context's lifetime by the caller).
 cl_mem create_zeroed(Context& ctx, size_t bytes);
+
+// OpenCL C defining `inline void fname(as ty* p, ty v ARRC_OP_PARAMS)`, which
+// combines v into *p atomically in address space `as` (__local or __global)
+// for a scalar type `ty` of `size` bytes under `op`; "" if it cannot be done.
+std::string atomic_update_fn(const std::string& fname, const std::string& as, const std::string& ty,
+                             size_t size, const Operator& op);
 
 // Sets arguments and launches.
 struct Launch {

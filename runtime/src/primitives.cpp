@@ -857,7 +857,7 @@ void segmented_scan_offsets(Context& ctx, const ElemType& t, const Operator& op,
 // ---------------------------------------------------------------------------
 // Histogram
 
-namespace {
+namespace prim {
 
 // OpenCL C that combines v into *p atomically in address space `as`
 // (__local or __global) for a scalar type `ty` of `size` bytes under the
@@ -900,6 +900,10 @@ std::string atomic_update_fn(const std::string& fname, const std::string& as,
          "  }\n}\n";
 }
 
+}  // namespace prim
+
+namespace {
+
 // ARRC_HIST_<SPACE>_UPDATE(p, v) for T and op, or "" when T cannot be
 // updated atomically (records whose operator does not work member by
 // member, or members of 1 or 2 bytes). space: "LOCAL" or "GLOBAL".
@@ -908,7 +912,7 @@ std::string hist_update(const ElemType& t, const Operator& op, const std::string
   std::string macro = "ARRC_HIST_" + space + "_UPDATE";
   std::string fname = "arrc_hist_" + std::string(space == "LOCAL" ? "l" : "g") + "upd";
   if (!t.is_record()) {
-    std::string f = atomic_update_fn(fname, as, t.name, t.size, op);
+    std::string f = prim::atomic_update_fn(fname, as, t.name, t.size, op);
     if (f.empty()) return "";
     return f + "#define " + macro + "(p, v) " + fname + "((p), (v) ARRC_OP_ARGS)\n";
   }
@@ -916,7 +920,7 @@ std::string hist_update(const ElemType& t, const Operator& op, const std::string
   std::string out, calls;
   for (size_t k = 0; k < t.fields.size(); ++k) {
     std::string fk = fname + "_f" + std::to_string(k);
-    std::string f = atomic_update_fn(fk, as, t.fields[k].name, t.fields[k].size, op.fields[k]);
+    std::string f = prim::atomic_update_fn(fk, as, t.fields[k].name, t.fields[k].size, op.fields[k]);
     if (f.empty()) return "";
     out += op.fields[k].prelude + f;
     calls += " " + fk + "(&(p)->f" + std::to_string(k) + ", (v).f" + std::to_string(k) +

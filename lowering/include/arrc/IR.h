@@ -97,9 +97,11 @@ enum class StmtKind {
   Let, If, Loop,
   // only inside SOAC bodies: store into a freshly allocated array
   Write,
+  // only inside MultiHist bodies: add a value to a histogram's bin
+  HistAdd,
   // host level only
   Alloc, View, Literal, Check,
-  Map, Reduce, Scan, Filter, Scatter, Hist, Sort, SegScan, SegReduce, Expand
+  Map, Reduce, Scan, Filter, Scatter, Hist, Sort, SegScan, SegReduce, Expand, MultiHist
 };
 
 struct Stmt {
@@ -255,6 +257,35 @@ struct Hist : Stmt {
   Block body;
   Lambda op;
   std::vector<ExpP> ne;
+};
+
+// Several histograms filled in one pass (fusion, FuseMultiHist.cpp: a Map
+// and the Hists that read it, e.g. k-means' assignment, counts and sums):
+// for each i < n the body runs once, and each HistAdd in it (inside its
+// loops and ifs too) adds a value to a bin of one histogram. Histogram h is
+// outs[h], a rank-1 array of length bins[h] that starts at ne[h] in every
+// bin; adding v to bin b makes it ops[h](bin, v); an out-of-range b is
+// ignored (v is still evaluated). Each ops[h] is a scalar +, *, min or max
+// with ne[h] its identity (codegen's neutralIsIdentity), so the order of the
+// additions cannot change an integer result (floating-point sums may be
+// reassociated, as Hist's atomic schedules do).
+struct MultiHist : Stmt {
+  MultiHist() : Stmt(StmtKind::MultiHist) {}
+  ExpP n;
+  int index = -1;
+  Block body; // no results
+  std::vector<ExpP> bins;
+  std::vector<Lambda> ops;
+  std::vector<ExpP> ne;
+};
+
+// Inside a MultiHist body: bin `bin` (a long) of histogram `hist` (an index
+// into the MultiHist's histograms) becomes op(bin, value).
+struct HistAdd : Stmt {
+  HistAdd() : Stmt(StmtKind::HistAdd) {}
+  int hist = 0;
+  ExpP bin;
+  ExpP value;
 };
 
 // Stable ascending sort by keys (a rank-1 array of a scalar type); outs[0] is

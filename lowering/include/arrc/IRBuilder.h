@@ -84,4 +84,12 @@ ExpP rewriteExp(const ExpP &e, const std::function<ExpP(const ExpP &)> &f);
 Block cloneFresh(Module &m, const Block &b, std::map<int, ExpP> &sub);
 StmtP cloneStmt(const Stmt &s);
 
+// Operators the runtime recognises (and updates atomically): component k of
+// `op` (K components) is a_k + b_k, a_k * b_k, min or max of the two; kind
+// is then "Add", "Mul", "Min" or "Max".
+bool simpleComponent(const Lambda &op, size_t K, size_t k, const char *&kind);
+// Every component is simple and `ne` is its identity, as a constant (+ 0,
+// * 1; any value for min and max, which are idempotent).
+bool neutralIsIdentity(const Lambda &op, const std::vector<ExpP> &ne);
+
 } // namespace arrc::ir

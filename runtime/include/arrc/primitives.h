@@ -278,6 +278,26 @@ void segmented_scan_offsets(Context& ctx, const ElemType& t, const Operator& op,
 void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbins, int64_t n,
                const Fused& in, cl_mem out, int64_t out_offset = 0);
 
+// Several histograms filled in one pass over n items (a map whose body adds
+// to histograms: generated code's MultiHist). For every i < n calls
+//   void arrc_item(long i ARRC_HISTS ARRC_PARAMS)
+// whose body adds v to bin b of histogram h with ARRC_HIST_ADD(h, b, v)
+// (h a literal index into `hists`, b a long: out of range, ignored; v is
+// evaluated anyway). Histogram h is written to out[out_offset ..
+// out_offset + nbins): op.neutral in every bin, combined with each value
+// added to it. The element types are 4- or 8-byte scalars and the
+// operators commutative, without arguments: the additions are unordered
+// (CPUs: private copies per chunk, folded in chunk order; GPUs: local-memory
+// copies updated atomically, added into the outputs atomically).
+struct HistogramOut {
+  ElemType t;
+  Operator op;
+  int64_t nbins = 0;
+  cl_mem out = nullptr;
+  int64_t out_offset = 0;
+};
+void histogram_items(Context& ctx, const std::vector<HistogramOut>& hists, int64_t n, const Fused& in);
+
 // Expand (flattening by expansion): for i < n, sizes s_i = arrc_size(i)
 // (long; negative counts as 0); the expanded sequence has sum(s_i) elements,
 // element j = arrc_get(i, k) where i is the source whose range holds j and k

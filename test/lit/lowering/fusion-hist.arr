@@ -73,7 +73,8 @@ export double[[*]] fl(double[[*,*]] A, int[[*]] is) = scatter(replicate(is.size(
 // CHECK-NEXT: let x_[[X:[0-9]+]]: double = A_{{[0-9]+}}[i_[[Q]], i_[[R]]]
 // CHECK-NEXT: yield long(is_{{[0-9]+}}[i_[[K]]]), (x_[[X]] * 2.0)
 // The same step inside a host loop: shapes propagate in host loop bodies, so
-// the hists fuse there too.
+// the producers fuse there too; `ids` is not a result here, so the map and
+// both hists become one multihist (lowering/fusion-multihist.arr).
 export double[[*,*]] kmeans(double[[*,*]] P, double[[*,*]] C0, int iters) {
   let k = C0.size(0);
   let d = P.size(1);
@@ -85,12 +86,10 @@ export double[[*,*]] kmeans(double[[*,*]] P, double[[*,*]] C0, int iters) {
 }
 // CHECK-LABEL: export kmeans(
 // CHECK: = loop (
-// CHECK: ids_{{[0-9]+}}: int{{\[\[}}*]] = map (
 // CHECK-NOT: = view
 // CHECK-NOT: = map (
-// CHECK: = hist bins
-// CHECK-NOT: = view
-// CHECK-NOT: = map (
-// CHECK: = hist bins
+// CHECK-NOT: = hist bins
+// CHECK: = multihist (
+// CHECK-NOT: = hist bins
 // CHECK: // comprehension
 // CHECK-NEXT: nest_{{[0-9]+}}: double{{\[\[}}*,*]] = map (

@@ -363,6 +363,71 @@ std::vector<int64_t> sizes_of(const std::string& kind, int64_t n) {
 
 }  // namespace
 
+TEST_CASE("fused: histograms of items (several types and operators, one pass)") {
+  Context& c = ctx();
+  const int64_t d = 7, k = 12;
+  for (int64_t n : {int64_t(0), int64_t(1), int64_t(1000), int64_t(300007)}) {
+    CAPTURE(n);
+    // keys in [-2, k + 1]: some out of range; values small integers (exact sums)
+    auto keys = ints(n, 5, -2, int(k) + 1);
+    auto vals = ints(n * d, 6, -50, 50);
+    std::vector<double> dv(vals.begin(), vals.end());
+    auto K = Array<int32_t, 1>::from(c, keys);
+    auto V = Array<double, 1>::from(c, dv);
+    const int64_t wide = 100000;  // too many bins for local memory: updated in global memory
+    auto H0 = Array<int32_t, 1>::alloc(c, {k});
+    auto H1 = Array<double, 1>::alloc(c, {k * d});
+    auto H2 = Array<int64_t, 1>::alloc(c, {k});
+    auto H3 = Array<float, 1>::alloc(c, {k});
+    auto H4 = Array<int32_t, 1>::alloc(c, {wide});
+    std::vector<HistogramOut> hs = {
+        {ElemType::of<int32_t>(), Operator::add(), k, H0.buffer(), 0},
+        {ElemType::of<double>(), Operator::add(), k * d, H1.buffer(), 0},
+        {ElemType::of<int64_t>(), Operator::max(ElemType::of<int64_t>()), k, H2.buffer(), 0},
+        {ElemType::of<float>(), Operator::min(ElemType::of<float>()), k, H3.buffer(), 0},
+        {ElemType::of<int32_t>(), Operator::add(), wide, H4.buffer(), 0}};
+    Fused in;
+    in.source =
+        "void arrc_item(long i ARRC_HISTS ARRC_PARAMS) {\n"
+        "  int key = keys[i];\n"
+        "  ARRC_HIST_ADD(0, key, 1);\n"
+        "  for (long j = 0; j < dim; ++j) ARRC_HIST_ADD(1, (long)key * dim + j, vals[i * dim + j]);\n"
+        "  ARRC_HIST_ADD(2, key, i);\n"
+        "  ARRC_HIST_ADD(3, key, (float)vals[i * dim] / 4.0f);\n"
+        "  ARRC_HIST_ADD(4, (i * 7919) % 100000, 1);\n"
+        "}\n";
+    in.args.push_back(KernelArg::buffer("__global const int*", "keys", K.buffer()));
+    in.args.push_back(KernelArg::buffer("__global const double*", "vals", V.buffer()));
+    in.args.push_back(KernelArg::scalar<int64_t>("long", "dim", d));
+    histogram_items(c, hs, n, in);
+    std::vector<int32_t> r0(k, 0), r4(wide, 0);
+    std::vector<double> r1(k * d, 0.0);
+    std::vector<int64_t> r2(k, INT64_MIN);
+    std::vector<float> r3(k, INFINITY);
+    for (int64_t i = 0; i < n; ++i) {
+      int32_t key = keys[size_t(i)];
+      r4[size_t((i * 7919) % 100000)] += 1;
+      if (key < 0 || key >= k) continue;
+      r0[size_t(key)] += 1;
+      for (int64_t j = 0; j < d; ++j) r1[size_t(key * d + j)] += dv[size_t(i * d + j)];
+      r2[size_t(key)] = std::max<int64_t>(r2[size_t(key)], i);
+      r3[size_t(key)] = std::min(r3[size_t(key)], float(dv[size_t(i * d)]) / 4.0f);
+    }
+    check_same(H0.to_vector(), r0);
+    check_same(H1.to_vector(), r1);
+    check_same(H2.to_vector(), r2);
+    check_same(H3.to_vector(), r3);
+    check_same(H4.to_vector(), r4);
+  }
+  // a float histogram with an operator the runtime cannot reorder is refused
+  auto H = Array<float, 1>::alloc(c, {4});
+  Fused none;
+  none.source = "void arrc_item(long i ARRC_HISTS ARRC_PARAMS) {}\n";
+  CHECK_THROWS_AS(histogram_items(c, {{ElemType::of<float>(), Operator::custom("a - b", "0", false), 4, H.buffer(), 0}},
+                                  10, none),
+                  Error);
+}
+
 TEST_CASE("fused: expand walks (write, reduce, compaction) over skewed sizes") {
   Context& c = ctx();
   for (const std::string kind : {"uniform", "one", "sparse", "power"}) {

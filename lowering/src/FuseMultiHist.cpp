@@ -1,0 +1,254 @@
+// Map + histograms in one pass (part of the fuse pass, Fuse.cpp step 5).
+// A rank-1 Map whose outputs are read only by Hists, each over the Map's
+// index space or over a row-major flattening of it by an extent B (the
+// `[ids[i] * d + j | i <- iota(M), j <- iota(d)]` of a k-means step), becomes
+// one MultiHist: for each i, the Map's body, then each Hist's body with its
+// reads of the Map replaced by the values just computed -- inside a loop
+// j < B for a flattened one -- adding its values to its histograms. The
+// Map's outputs are never stored and the index space is walked once.
+//
+// Conditions: every read of the Map is at the Hist's row (i itself, or
+// long(int(i)) when i < 2^31); each Hist's operator is one the runtime
+// updates atomically, with its identity as neutral element
+// (ir::neutralIsIdentity), so the order of the additions does not matter;
+// a flattened Hist's index is split by exactly B (its `idx / B` and
+// `idx % B` become i and j; anything else reads i * B + j); the Hists can
+// move to the last one's place (nothing between uses an earlier one's
+// outputs). Every value is still evaluated, bins in range or not.
+#include "FuseSupport.h"
+
+#include <climits>
+#include <functional>
+
+namespace arrc::passes {
+using namespace ir;
+
+namespace {
+
+bool usesAnyOf(const Stmt &s, const std::vector<int> &vars) {
+  std::map<int, int> c;
+  countStmt(s, c);
+  for (int v : vars)
+    if (c.count(v)) return true;
+  return false;
+}
+
+// The Let values of a block and of the blocks inside it (variables are
+// defined once).
+void collectLets(const Block &b, std::map<int, ExpP> &lets) {
+  for (auto &s : b.stmts) {
+    if (s->kind == StmtKind::Let) lets[s->outs[0]] = static_cast<const Let &>(*s).value;
+    forEachBlock(static_cast<const Stmt &>(*s), [&](const Block &in) { collectLets(in, lets); });
+  }
+}
+
+// e with let-bound variables looked through (the expression itself, not
+// its arguments).
+const ExpP &resolve(const ExpP &e, const std::map<int, ExpP> &lets, int depth = 0) {
+  if (e && e->kind == Exp::Var && depth < 32) {
+    auto it = lets.find(e->var);
+    if (it != lets.end()) return resolve(it->second, lets, depth + 1);
+  }
+  return e;
+}
+
+// e is the row index i: i itself, or long(int(i)) when i < 2^31 (`small`:
+// an extent that i stays below is an int converted to long).
+bool isRow(const ExpP &e, int i, bool small, const std::map<int, ExpP> &lets) {
+  const ExpP &r = resolve(e, lets);
+  if (r->kind == Exp::Var) return r->var == i;
+  if (r->kind != Exp::Convert || r->type.elem != ScalarKind::Long || !small) return false;
+  const ExpP &a = resolve(r->args[0], lets);
+  return a->kind == Exp::Convert && a->type.elem == ScalarKind::Int &&
+         a->args[0]->type.elem == ScalarKind::Long && isRow(a->args[0], i, small, lets);
+}
+
+// Facts about a host extent in canonical form (DimFacts::canon): it is
+// never negative / it is at most INT_MAX.
+bool nonNegative(const ExpP &e) {
+  int64_t v = 0;
+  if (constValue(e, v)) return v >= 0;
+  if (e->kind == Exp::Shape) return true;
+  if (e->kind == Exp::Call && e->fn == "max" && e->args.size() == 2)
+    return nonNegative(e->args[0]) || nonNegative(e->args[1]);
+  if (e->kind == Exp::Binary && (e->binop == BinOp::Mul || e->binop == BinOp::Add))
+    return nonNegative(e->args[0]) && nonNegative(e->args[1]);
+  return false;
+}
+bool fitsInt(const ExpP &e) {
+  int64_t v = 0;
+  if (constValue(e, v)) return v <= INT_MAX;
+  if (e->kind == Exp::Convert) return e->args[0]->type.elem == ScalarKind::Int || e->args[0]->type.elem == ScalarKind::Bool;
+  if (e->kind == Exp::Call && e->fn == "max" && e->args.size() == 2) return fitsInt(e->args[0]) && fitsInt(e->args[1]);
+  if (e->kind == Exp::Call && e->fn == "min" && e->args.size() == 2) return fitsInt(e->args[0]) || fitsInt(e->args[1]);
+  return false;
+}
+
+// A Hist's histograms as MultiHist ones: the scalar operator of component
+// k (fresh parameters), appended to mh with its bins and neutral element.
+void addHistograms(ir::Module &m, MultiHist &mh, const Hist &h) {
+  size_t K = h.ne.size();
+  for (size_t k = 0; k < K; ++k) {
+    ir::Lambda op;
+    int a = m.newVar(m.vars[h.op.params[k]].name, m.vars[h.op.params[k]].type);
+    int b = m.newVar(m.vars[h.op.params[K + k]].name, m.vars[h.op.params[K + k]].type);
+    op.params = {a, b};
+    std::map<int, ExpP> sub{{h.op.params[k], varExp(m, a)}, {h.op.params[K + k], varExp(m, b)}};
+    op.body.results = {substitute(h.op.body.results[k], sub)};
+    mh.ops.push_back(std::move(op));
+    mh.bins.push_back(h.bins);
+    mh.ne.push_back(h.ne[k]);
+    mh.outs.push_back(h.outs[k]);
+  }
+}
+
+struct Fuser {
+  ir::Module &m;
+  Block &b;
+  std::map<int, int> &uses;
+  const std::set<int> &resultVars;
+
+  // The Map at pi and its Hists, or false.
+  bool tryMap(size_t pi) {
+    auto &pm = static_cast<Map &>(*b.stmts[pi]);
+    if (pm.outs.empty() || pm.dims.size() != 1) return false;
+    for (int o : pm.outs)
+      if (resultVars.count(o)) return false;
+    std::vector<size_t> hists;
+    std::map<int, int> seen;
+    for (size_t j = pi + 1; j < b.stmts.size(); ++j) {
+      std::map<int, int> c;
+      countStmt(*b.stmts[j], c);
+      bool used = false;
+      for (int o : pm.outs)
+        if (c.count(o)) used = true, seen[o] += c[o];
+      if (!used) continue;
+      if (b.stmts[j]->kind != StmtKind::Hist) return false;
+      hists.push_back(j);
+    }
+    if (hists.empty()) return false;
+    for (int o : pm.outs)
+      if (seen[o] != uses[o]) return false;
+    size_t last = hists.back();
+    for (size_t k = 0; k + 1 < hists.size(); ++k)
+      for (size_t j = hists[k] + 1; j <= last; ++j)
+        if (usesAnyOf(*b.stmts[j], b.stmts[hists[k]]->outs)) return false;
+
+    DimFacts facts(b, last);
+    ExpP n = facts.canon(pm.dims[0]);
+    if (!nonNegative(n)) return false;
+    bool small = fitsInt(n);
+    auto mh = std::make_shared<MultiHist>();
+    mh->n = pm.dims[0];
+    mh->index = m.newVar("i", scalarT(ScalarKind::Long));
+    std::map<int, ExpP> sub{{pm.index[0], varExp(m, mh->index)}};
+    Block pb = cloneFresh(m, pm.body, sub);
+    mh->body.stmts = pb.stmts;
+    std::map<int, ExpP> value;
+    for (size_t k = 0; k < pm.outs.size(); ++k) value[pm.outs[k]] = pb.results[k];
+    std::string note = pm.note.empty() ? "map" : pm.note;
+    bool flattened = false;
+    for (size_t j : hists) {
+      auto &h = static_cast<Hist &>(*b.stmts[j]);
+      if (!neutralIsIdentity(h.op, h.ne)) return false;
+      for (int o : h.outs)
+        if (m.vars[o].type.elem == ScalarKind::Bool) return false;
+      std::vector<StmtP> part;
+      if (!histPart(facts, h, *mh, value, small, part, flattened)) return false;
+      mh->body.stmts.insert(mh->body.stmts.end(), part.begin(), part.end());
+      note += " + " + (h.note.empty() ? std::string("hist") : h.note);
+    }
+    // one direct Hist alone: map-hist fusion (rule 1) is the better form
+    if (hists.size() == 1 && !flattened) return false;
+    mh->note = note + " (one pass: " + std::to_string(hists.size()) + " histograms)";
+    mh->span = b.stmts[last]->span;
+    std::vector<StmtP> nb;
+    for (size_t j = 0; j < b.stmts.size(); ++j) {
+      if (j == pi || (j != last && std::find(hists.begin(), hists.end(), j) != hists.end())) continue;
+      nb.push_back(j == last ? StmtP(mh) : b.stmts[j]);
+    }
+    b.stmts = std::move(nb);
+    return true;
+  }
+
+  // Hist h as statements of the MultiHist body (HistAdds, in a loop over
+  // j < B when it is flattened), its reads of the Map replaced by `value`.
+  bool histPart(DimFacts &facts, const Hist &h, MultiHist &mh, const std::map<int, ExpP> &value, bool small,
+                std::vector<StmtP> &out, bool &flattened) {
+    int i = mh.index;
+    Block item;
+    int j = -1;
+    ExpP B;
+    if (facts.equal(h.n, mh.n)) {
+      small = small || fitsInt(facts.canon(h.n));  // i < h.n, the same extent
+      std::map<int, ExpP> sub{{h.index, varExp(m, i)}};
+      item = cloneFresh(m, h.body, sub);
+    } else {
+      // h.n = A * B with A the Map's extent: element idx is (idx / B, idx % B)
+      std::map<int, ExpP> hostLets;
+      for (auto &s : b.stmts)
+        if (s->kind == StmtKind::Let) hostLets[s->outs[0]] = static_cast<const Let &>(*s).value;
+      const ExpP &prod = resolve(h.n, hostLets);
+      if (prod->kind != Exp::Binary || prod->binop != BinOp::Mul || !facts.equal(prod->args[0], mh.n)) return false;
+      small = small || fitsInt(facts.canon(prod->args[0]));
+      B = prod->args[1];
+      if (!nonNegative(facts.canon(B))) return false;
+      int idx = m.newVar("idx", scalarT(ScalarKind::Long));
+      std::map<int, ExpP> sub{{h.index, varExp(m, idx)}};
+      item = cloneFresh(m, h.body, sub);
+      j = m.newVar("j", scalarT(ScalarKind::Long));
+      rewriteBlock(item, [&](const ExpP &x) -> ExpP {
+        if (x->kind != Exp::Binary || (x->binop != BinOp::Div && x->binop != BinOp::Mod)) return nullptr;
+        if (x->args[0]->kind != Exp::Var || x->args[0]->var != idx || !facts.equal(x->args[1], B)) return nullptr;
+        return varExp(m, x->binop == BinOp::Div ? i : j);
+      });
+      std::map<int, ExpP> at{{idx, addL(mulL(varExp(m, i), B), varExp(m, j))}};
+      substituteBlock(item, at);
+      flattened = true;
+    }
+    // the Map's outputs read at row i become the values of this element
+    std::map<int, ExpP> lets;
+    collectLets(item, lets);
+    rewriteBlock(item, [&](const ExpP &x) -> ExpP {
+      if (x->kind != Exp::Read || x->args.size() != 2 || x->args[0]->kind != Exp::Var) return nullptr;
+      auto it = value.find(x->args[0]->var);
+      if (it == value.end() || !isRow(x->args[1], i, small, lets)) return nullptr;
+      return it->second;
+    });
+    std::map<int, int> left;
+    countBlock(item, left);
+    for (auto &kv : value)
+      if (left.count(kv.first)) return false;
+    size_t first = mh.ops.size();
+    addHistograms(m, mh, h);
+    for (size_t k = 0; k + 1 < item.results.size(); ++k) {
+      auto add = std::make_shared<HistAdd>();
+      add->hist = static_cast<int>(first + k);
+      add->bin = toLong(item.results[0]);
+      add->value = item.results[1 + k];
+      item.stmts.push_back(add);
+    }
+    if (j < 0) {
+      out = item.stmts;
+      return true;
+    }
+    auto loop = std::make_shared<ir::Loop>();
+    loop->form = ir::Loop::For;
+    loop->index = j;
+    loop->count = B;
+    loop->body.stmts = item.stmts;
+    out = {loop};
+    return true;
+  }
+};
+
+} // namespace
+
+bool fuseMultiHist(ir::Module &m, ir::Block &b, std::map<int, int> &uses, const std::set<int> &resultVars) {
+  Fuser f{m, b, uses, resultVars};
+  for (size_t pi = 0; pi < b.stmts.size(); ++pi)
+    if (b.stmts[pi]->kind == StmtKind::Map && f.tryMap(pi)) return true;
+  return false;
+}
+
+} // namespace arrc::passes

@@ -1,0 +1,222 @@
+// histogram_items: several histograms filled in one pass over n items (a
+// map whose body adds to histograms; generated code's MultiHist). The
+// kernels are written here for the call's histograms (their number, types
+// and operators), since each gets its own update function and buffers.
+//
+// Schedules (docs/runtime.md, "Histograms of items"):
+//  * CPU: each chunk of items folds into private copies of the histograms
+//    (plain updates, no atomics), then the copies are folded bin by bin in
+//    chunk order -- when the copies are no larger than the input, as
+//    histogram() does; else the GPU's global form.
+//  * GPU: each work-group sweeps the items (grid stride) into copies of the
+//    histograms in local memory, updated atomically, then adds its copies
+//    into the outputs atomically; a histogram that does not fit the local
+//    memory budget is updated in global memory directly. The outputs start
+//    at the neutral elements (one small launch first).
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "prim_common.h"
+
+namespace arrc {
+
+using prim::Chunks;
+using prim::Config;
+using prim::Launch;
+
+namespace {
+
+std::string num(size_t h) { return std::to_string(h); }
+
+// Where histogram h is updated in the items kernel.
+enum class Space { Private, Local, Global };
+
+struct Plan {
+  std::vector<Space> space;
+  std::string defs;    // update functions, ARRC_HISTS, ARRC_HIST_ADD (before the hooks)
+  std::string kernels; // after the hooks
+};
+
+// The update function arrc_hadd<h>(h, nbins, b, v) of histogram h and the
+// kernels of the schedule.
+Plan plan(const std::vector<HistogramOut>& hs, bool cpu_private, size_t local_budget) {
+  Plan p;
+  size_t used = 0;
+  std::string params, args, d;
+  for (size_t h = 0; h < hs.size(); ++h) {
+    const HistogramOut& o = hs[h];
+    const std::string T = o.t.name, H = num(h);
+    Space s = Space::Global;
+    if (cpu_private) {
+      s = Space::Private;
+    } else if (used + static_cast<size_t>(o.nbins) * o.t.size <= local_budget) {
+      s = Space::Local;
+      used += static_cast<size_t>(o.nbins) * o.t.size;
+    }
+    p.space.push_back(s);
+    std::string as = s == Space::Local ? "__local" : "__global";
+    // T is this histogram's type while its operator and neutral element are defined
+    d += "#undef T\n#define T " + T + "\n" + o.op.prelude + "\n";
+    d += "inline T arrc_hop" + H + "(T a, T b) { return (" + o.op.expr + "); }\n";
+    d += "inline T arrc_hne" + H + "(void) { return (T)(" + o.op.neutral + "); }\n";
+    d += "#define ARRC_HNE" + H + " arrc_hne" + H + "()\n";
+    std::string body;
+    if (s == Space::Private) {
+      body = "h[b] = arrc_hop" + H + "(h[b], v);";
+    } else {
+      Operator op = o.op;
+      op.expr = "arrc_hop" + H + "(a, b)";
+      d += prim::atomic_update_fn("arrc_hupd" + H, as, T, o.t.size, op);
+      body = "arrc_hupd" + H + "(h + b, v);";
+    }
+    // v is an argument: evaluated whatever the bin (its errors too)
+    d += "inline void arrc_hadd" + H + "(" + as + " " + T + "* h, long nb, long b, " + T + " v) {\n" +
+         "  if (b >= 0 && b < nb) " + body + "\n}\n";
+    params += ", " + as + " " + T + "* arrc_h" + H + ", long arrc_nb" + H;
+    args += ", arrc_h" + H + ", arrc_nb" + H;
+  }
+  d += "#undef T\n#define T " + hs[0].t.name + "\n";
+  d += "#define ARRC_HISTS " + params + "\n#define ARRC_HIST_ARGS " + args + "\n";
+  d += "#define ARRC_HIST_ADD(h, b, v) arrc_hadd##h(arrc_h##h, arrc_nb##h, (b), (v))\n";
+  p.defs = d;
+
+  // every output at its neutral element (GPU and global forms)
+  std::string k = "__kernel void arrc_hitems_init(long arrc_unused";
+  for (size_t h = 0; h < hs.size(); ++h)
+    k += ", __global " + hs[h].t.name + "* out" + num(h) + ", long off" + num(h) + ", long nb" + num(h);
+  k += ") {\n  long b = get_global_id(0);\n";
+  for (size_t h = 0; h < hs.size(); ++h)
+    k += "  if (b < nb" + num(h) + ") out" + num(h) + "[off" + num(h) + " + b] = ARRC_HNE" + num(h) + ";\n";
+  k += "}\n";
+  if (cpu_private) {
+    // chunk g of the items into copy g of each histogram (part_h[g * nb ..])
+    k += "__kernel void arrc_hitems_chunks(long n, long chunk";
+    for (size_t h = 0; h < hs.size(); ++h)
+      k += ", __global " + hs[h].t.name + "* part" + num(h) + ", long nb" + num(h);
+    k += " ARRC_PARAMS) {\n  long g = get_global_id(0);\n";
+    for (size_t h = 0; h < hs.size(); ++h) {
+      const std::string H = num(h);
+      k += "  __global " + hs[h].t.name + "* arrc_h" + H + " = part" + H + " + g * nb" + H + ";\n";
+      k += "  long arrc_nb" + H + " = nb" + H + ";\n";
+      k += "  for (long b = 0; b < arrc_nb" + H + "; ++b) arrc_h" + H + "[b] = ARRC_HNE" + H + ";\n";
+    }
+    k += "  long hi = min(n, (g + 1) * chunk);\n";
+    k += "  for (long i = g * chunk; i < hi; ++i) arrc_item(i ARRC_HIST_ARGS ARRC_ARGS);\n}\n";
+    // bins b = id, id + G, ...: the chunks' copies folded in chunk order
+    k += "__kernel void arrc_hitems_merge(long nchunks";
+    for (size_t h = 0; h < hs.size(); ++h) {
+      const std::string H = num(h), T = hs[h].t.name;
+      k += ", __global const " + T + "* part" + H + ", long nb" + H + ", __global " + T + "* out" + H +
+           ", long off" + H;
+    }
+    k += ") {\n  long G = get_global_size(0);\n";
+    for (size_t h = 0; h < hs.size(); ++h) {
+      const std::string H = num(h), T = hs[h].t.name;
+      k += "  for (long b = get_global_id(0); b < nb" + H + "; b += G) {\n";
+      k += "    " + T + " acc = ARRC_HNE" + H + ";\n";
+      k += "    for (long c = 0; c < nchunks; ++c) acc = arrc_hop" + H + "(acc, part" + H + "[c * nb" + H + " + b]);\n";
+      k += "    out" + H + "[off" + H + " + b] = acc;\n  }\n";
+    }
+    k += "}\n";
+  } else {
+    // grid-stride sweep into local copies (or the outputs), then the copies
+    // added into the outputs
+    k += "__kernel void arrc_hitems(long n";
+    for (size_t h = 0; h < hs.size(); ++h) {
+      const std::string H = num(h), T = hs[h].t.name;
+      k += ", __global " + T + "* out" + H + ", long off" + H + ", long nb" + H;
+      if (p.space[h] == Space::Local) k += ", __local " + T + "* lh" + H;
+    }
+    k += " ARRC_PARAMS) {\n  int lid = get_local_id(0), L = get_local_size(0);\n";
+    for (size_t h = 0; h < hs.size(); ++h) {
+      const std::string H = num(h);
+      k += "  long arrc_nb" + H + " = nb" + H + ";\n";
+      if (p.space[h] == Space::Local) {
+        k += "  __local " + hs[h].t.name + "* arrc_h" + H + " = lh" + H + ";\n";
+        k += "  for (long b = lid; b < arrc_nb" + H + "; b += L) arrc_h" + H + "[b] = ARRC_HNE" + H + ";\n";
+      } else {
+        k += "  __global " + hs[h].t.name + "* arrc_h" + H + " = out" + H + " + off" + H + ";\n";
+      }
+    }
+    k += "  barrier(CLK_LOCAL_MEM_FENCE);\n";
+    k += "  for (long i = get_global_id(0); i < n; i += get_global_size(0)) arrc_item(i ARRC_HIST_ARGS ARRC_ARGS);\n";
+    k += "  barrier(CLK_LOCAL_MEM_FENCE);\n";
+    for (size_t h = 0; h < hs.size(); ++h) {
+      if (p.space[h] != Space::Local) continue;
+      const std::string H = num(h), T = hs[h].t.name;
+      Operator op = hs[h].op;
+      op.expr = "arrc_hop" + H + "(a, b)";
+      p.defs += prim::atomic_update_fn("arrc_hmerge" + H, "__global", T, hs[h].t.size, op);
+      k += "  for (long b = lid; b < arrc_nb" + H + "; b += L) arrc_hmerge" + H + "(out" + H + " + off" + H +
+           " + b, arrc_h" + H + "[b]);\n";
+    }
+    k += "}\n";
+  }
+  p.kernels = k;
+  return p;
+}
+
+}  // namespace
+
+void histogram_items(Context& ctx, const std::vector<HistogramOut>& hists, int64_t n, const Fused& in) {
+  const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
+  if (hists.empty()) return;
+  int64_t total_bins = 0;
+  for (auto& h : hists) {
+    if (!prim::is_scalar_type(h.t) || (h.t.size != 4 && h.t.size != 8))
+      throw Error("histogram_items: histogram of " + h.t.name + " (a 4- or 8-byte scalar type is needed)");
+    if (!h.op.commutative || !h.op.args.empty())
+      throw Error("histogram_items: the operators must be commutative and take no arguments");
+    if (h.nbins < 0) throw Error("histogram_items: negative number of bins");
+    total_bins += h.nbins;
+  }
+  Config c = prim::config(ctx);
+  n = std::max<int64_t>(n, 0);
+  Chunks ch = prim::cpu_chunks(ctx, std::max<int64_t>(n, 1));
+  // CPU: private copies per chunk when they are no larger than the input
+  bool cpu_private = c.cpu && ch.count * total_bins <= std::max<int64_t>(n, 1 << 16);
+  const size_t budget = std::min<size_t>(32768, ctx.local_mem_bytes() / 2);
+  Plan p = plan(hists, cpu_private, c.cpu ? 0 : budget);
+  std::string defs = p.defs;
+  if (ctx.impl().nv_warp) defs += "#define ARRC_NV_FATOMIC 1\n";
+  std::string kernels = p.kernels;
+  const ProgramSource& src =
+      prim::program(ctx, hists[0].t, nullptr, in, defs, "histogram items\x1f" + kernels, [kernels] { return kernels; });
+  if (cpu_private) {
+    int64_t chunks = n > 0 ? ch.count : 0;
+    std::vector<BufferPtr> parts;
+    for (auto& h : hists)
+      parts.push_back(ctx.alloc(static_cast<size_t>(std::max<int64_t>(chunks * h.nbins, 1)) * h.t.size));
+    if (chunks > 0) {
+      Launch l(ctx, ctx.kernel(src, "arrc_hitems_chunks"));
+      l.val<cl_long>(n).val<cl_long>(ch.size);
+      for (size_t h = 0; h < hists.size(); ++h) l.mem(parts[h]->mem()).val<cl_long>(hists[h].nbins);
+      l.extra(in).run(static_cast<size_t>(chunks), 1);
+    }
+    Launch m(ctx, ctx.kernel(src, "arrc_hitems_merge"));
+    m.val<cl_long>(chunks);
+    for (size_t h = 0; h < hists.size(); ++h)
+      m.mem(parts[h]->mem()).val<cl_long>(hists[h].nbins).mem(hists[h].out).val<cl_long>(hists[h].out_offset);
+    m.run(static_cast<size_t>(std::max<int64_t>(1, ctx.compute_units())), 1);
+    return;
+  }
+  int64_t max_bins = 0;
+  for (auto& h : hists) max_bins = std::max(max_bins, h.nbins);
+  size_t L = static_cast<size_t>(c.wg);
+  Launch init(ctx, ctx.kernel(src, "arrc_hitems_init"));
+  init.val<cl_long>(0);
+  for (auto& h : hists) init.mem(h.out).val<cl_long>(h.out_offset).val<cl_long>(h.nbins);
+  init.run(round_up(static_cast<size_t>(std::max<int64_t>(max_bins, 1)), L), L);
+  if (n == 0) return;
+  size_t groups = std::max<size_t>(1, std::min<size_t>(c.groups, (static_cast<size_t>(n) + L - 1) / L));
+  Launch l(ctx, ctx.kernel(src, "arrc_hitems"));
+  l.val<cl_long>(n);
+  for (size_t h = 0; h < hists.size(); ++h) {
+    l.mem(hists[h].out).val<cl_long>(hists[h].out_offset).val<cl_long>(hists[h].nbins);
+    if (p.space[h] == Space::Local) l.local(static_cast<size_t>(std::max<int64_t>(hists[h].nbins, 1)) * hists[h].t.size);
+  }
+  l.extra(in).run(groups * L, L);
+}
+
+}  // namespace arrc

@@ -1,0 +1,72 @@
+// A map and the hists that read it become one multihist (Fuse.cpp rule 5,
+// FuseMultiHist.cpp; --emit=ir): k-means' assignment, counts and sums (the
+// sums' index comprehension flattened by d: a loop j < d inside the item),
+// hists of different bins over the same keys; not when the map is also a
+// result, when a hist reads it at another row, or when a neutral element is
+// not its operator's identity.
+// RUN: %arrc --emit=ir %s | FileCheck %s
+def double dist2(double[[*]] a, double[[*]] b) = sum([(x - y) * (x - y) | x <- a | y <- b]);
+export (int[[*]], double[[*]]) kstep(double[[*,*]] P, double[[*,*]] C) {
+  let M = P.size(0);
+  let k = C.size(0);
+  let d = P.size(1);
+  let ids = [argmin([dist2(P[i, :], C[c, :]) | c <- iota(k)]) | i <- iota(M)];
+  let counts = hist((+), 0, k, ids, replicate(M, 1));
+  let sums = hist((+), 0.0, k * d, [ids[i] * d + j | i <- iota(M), j <- iota(d)], flatten(P));
+  return (counts, sums);
+}
+// CHECK-LABEL: export kstep(
+// CHECK-NOT: = map (
+// CHECK-NOT: = hist bins
+// CHECK: // comprehension 13:13: regular map nest + hist + comprehension 15:36: regular map nest (flattened) (one pass: 2 histograms)
+// CHECK-NEXT: hist_[[C:[0-9]+]]: int{{\[\[}}*]], hist_[[S:[0-9]+]]: double{{\[\[}}*]] = multihist (i_[[I:[0-9]+]] < n_{{[0-9]+}}) {
+// CHECK: acc_[[ID:[0-9]+]]: int, acc_{{[0-9]+}}: double = loop (
+// CHECK: hist_add #0[long(acc_[[ID]])] 1
+// CHECK-NEXT: loop () for j_[[J:[0-9]+]] < n_[[D:[0-9]+]] {
+// CHECK: hist_add #1[long(((acc_[[ID]] * d_{{[0-9]+}}) + j_{{[0-9]+}}))] P_0[
+// CHECK: #0 bins bins_{{[0-9]+}} op (x_[[A:[0-9]+]]: int, y_[[B:[0-9]+]]: int) {
+// CHECK-NEXT: yield (x_[[A]] + y_[[B]])
+// CHECK-NEXT: } ne (0)
+// CHECK-NEXT: #1 bins bins_{{[0-9]+}} op (x_{{[0-9]+}}: double, y_{{[0-9]+}}: double) {
+// CHECK: } ne (0.0)
+// CHECK-NOT: = map (
+// CHECK: yield hist_[[C]], hist_[[S]]
+export (int[[*]], int[[*]]) twobins(int[[*]] xs, int k) {
+  let b = [x % k | x <- xs];
+  return (hist((+), 0, k, b, xs), hist(min, 1000, 2 * k, [b[i] * 2 + 1 | i <- iota(xs.size(0))], xs));
+}
+// The second hist reads b at long(int(i)): i stays below an int extent.
+// CHECK-LABEL: export twobins(
+// CHECK-NOT: = map (
+// CHECK: = multihist (i_{{[0-9]+}} < n_{{[0-9]+}}) {
+// CHECK: let cse_[[K:[0-9]+]]: int = (x_{{[0-9]+}} % k_{{[0-9]+}})
+// CHECK: hist_add #0[long(cse_[[K]])] x_{{[0-9]+}}
+// CHECK-NEXT: hist_add #1[long(((cse_[[K]] * 2) + 1))] x_{{[0-9]+}}
+// CHECK: #1 bins {{.*}} op (x_[[A:[0-9]+]]: int, y_[[B:[0-9]+]]: int) {
+// CHECK-NEXT: yield min(x_[[A]], y_[[B]])
+// CHECK-NEXT: } ne (1000)
+export (int[[*]], int[[*]], int[[*]]) used(int[[*]] xs, int k) {
+  let b = [x % k | x <- xs];
+  return (hist((+), 0, k, b, xs), hist((+), 0, 2 * k, b, [x * 2 | x <- xs]), b);
+}
+// CHECK-LABEL: export used(
+// CHECK: b_{{[0-9]+}}: int{{\[\[}}*]] = map (
+// CHECK-COUNT-2: = hist bins
+// CHECK-NOT: multihist
+export int[[*]] shifted(int[[*]] xs, int k) {
+  let b = [x % k | x <- xs];
+  let n = xs.size(0);
+  return hist((+), 0, k, [b[(i + 1) % n] | i <- iota(n)], xs);
+}
+// CHECK-LABEL: export shifted(
+// CHECK: = map (
+// CHECK: = hist bins
+// CHECK-NOT: multihist
+export (int[[*]], int[[*]]) notident(int[[*]] xs, int k) {
+  let b = [x % k | x <- xs];
+  return (hist((+), 5, k, b, xs), hist((+), 0, 2 * k, b, xs));
+}
+// CHECK-LABEL: export notident(
+// CHECK: = map (
+// CHECK-COUNT-2: = hist bins
+// CHECK-NOT: multihist
