@@ -44,16 +44,20 @@ struct RowAnalysis {
   }
 };
 
-// Rank-2 arrays of the map body read only as A[r, c] with r derived from the
-// index, at least once inside a loop, and never written.
-std::vector<int> stagedRows(const Map &x, const std::set<int> &free,
-                            const std::function<const ir::Type &(int)> &typeOf,
-                            const std::function<bool(int)> &isGuard) {
-  if (x.dims.size() != 1) return {};
-  RowAnalysis ra{{x.index[0]}, {}, isGuard};
+} // namespace
+
+// Rank-2 arrays of a body over `index` read as A[r, c] with r derived from
+// the index, at least once inside a loop, and never written; read only so
+// unless `otherReads` (a read at another row goes to global memory anyway;
+// a map stages only matrices whose every read is a row of its own).
+std::vector<int> Generator::stagedRows(const Block &body, int index, const std::set<int> &free,
+                                       bool otherReads) const {
+  auto isGuard = [this](int v) { return this->isGuard(v); };
+  auto typeOf = [this](int v) -> const ir::Type & { return this->typeOf(v); };
+  RowAnalysis ra{{index}, {}, isGuard};
   for (int v : free)
     if (typeOf(v).rank == 0) ra.uniform.insert(v);
-  for (auto &s : x.body.stmts)
+  for (auto &s : body.stmts)
     if (s->kind == StmtKind::Let && typeOf(s->outs[0]).rank == 0 && ra.expOk(static_cast<const Let &>(*s).value))
       ra.derived.insert(s->outs[0]);
   std::map<int, int> good, bad, inLoop;
@@ -83,15 +87,31 @@ std::vector<int> stagedRows(const Map &x, const std::set<int> &free,
     }
     for (auto &r : b.results) exp(r, depth);
   };
-  walk(x.body, 0);
+  walk(body, 0);
   std::vector<int> r;
   for (auto &[a, n] : good)
-    if (!bad.count(a) && inLoop.count(a) && !written.count(a) && n > 0) r.push_back(a);
+    if ((otherReads || !bad.count(a)) && inLoop.count(a) && !written.count(a) && n > 0) r.push_back(a);
   if (r.size() > 2) r.resize(2); // local memory is shared among them
   return r;
 }
 
-} // namespace
+// The copy of a work-group's rows of staged matrix `n` (rows stg_rows_<n>
+// from stg_base) into stg_<n> with pitch stg_pitch_<n>, coalesced: work-item
+// `lid` of `L` copies elements lid, lid + L, ..., its (row, column) stepped
+// on, not divided out per element. Rows are contiguous (weight(1) == 1).
+void Generator::stageCopy(Code &k, const std::string &n, const std::string &lid, const std::string &L) {
+  k.open("");
+  k.line("const int n1 = (int)" + n + "_n1, total = (int)(stg_rows_" + n + " * " + n + "_n1);");
+  k.line("const int dr = n1 > 0 ? " + L + " / n1 : 0, dc = " + L + " - dr * n1;");
+  k.line("int r = n1 > 0 ? " + lid + " / n1 : 0, c = " + lid + " - r * n1;");
+  k.open("for (int t = " + lid + "; t < total; t += " + L + ")");
+  k.line("stg_" + n + "[r * stg_pitch_" + n + " + c] = " + n + "[(stg_base + r) * " + n + "_w0 + c + " + n + "_w2];");
+  k.line("r += dr;");
+  k.line("c += dc;");
+  k.line("if (c >= n1) { c -= n1; ++r; }");
+  k.close();
+  k.close();
+}
 
 void Generator::map(const Map &x) {
   std::string kn = newKernel("map", x);
@@ -99,8 +119,7 @@ void Generator::map(const Map &x) {
   if (D == 0) fail("Map with no dimensions");
   std::set<int> fv = freeOf({&x.body}, {}, x.index);
   KernelArgs args = freeArgs(fv);
-  std::vector<int> staged = stagedRows(
-      x, fv, [this](int v) -> const ir::Type & { return typeOf(v); }, [this](int v) { return isGuard(v); });
+  std::vector<int> staged = D == 1 ? stagedRows(x.body, x.index[0], fv, false) : std::vector<int>{};
   // A distributed kernel's body starts with `let i = lo + i_local` (the
   // rank's rows, DistributedSoacs.cpp): its rows are read at i, so the
   // work-group's block starts lo rows further (without that form, nothing
@@ -225,10 +244,7 @@ void Generator::map(const Map &x) {
       std::string n = name(a);
       k.line("const long stg_rows_" + n + " = stg_on ? clamp(min(" + n +
              "_n0 - stg_base, d0 - stg_first), 0L, (long)get_local_size(0)) : 0;");
-      k.open("for (int t = (int)get_local_id(0); t < (int)(stg_rows_" + n + " * " + n + "_n1); t += (int)get_local_size(0))");
-      k.line("const int r = t / (int)" + n + "_n1, c = t - r * (int)" + n + "_n1;");
-      k.line("stg_" + n + "[r * stg_pitch_" + n + " + c] = " + n + "[(stg_base + r) * " + n + "_w0 + c + " + n + "_w2];");
-      k.close();
+      stageCopy(k, n, "(int)get_local_id(0)", "(int)get_local_size(0)");
       staged_.insert(a);
     }
     k.line("barrier(CLK_LOCAL_MEM_FENCE);");

@@ -12,7 +12,10 @@
 //    histograms in local memory, updated atomically, then adds its copies
 //    into the outputs atomically; a histogram that does not fit the local
 //    memory budget is updated in global memory directly. The outputs start
-//    at the neutral elements (one small launch first).
+//    at the neutral elements (one small launch first). With staged rows
+//    (stage_bytes > 0: the items read rows of matrices, k-means' points), a
+//    work-group takes tiles of consecutive items and copies their rows into
+//    local memory first (arrc_stage), coalesced, as generated maps do.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -40,7 +43,7 @@ struct Plan {
 
 // The update function arrc_hadd<h>(h, nbins, b, v) of histogram h and the
 // kernels of the schedule.
-Plan plan(const std::vector<HistogramOut>& hs, bool cpu_private, size_t local_budget) {
+Plan plan(const std::vector<HistogramOut>& hs, bool cpu_private, size_t local_budget, bool staging) {
   Plan p;
   size_t used = 0;
   std::string params, args, d;
@@ -79,6 +82,12 @@ Plan plan(const std::vector<HistogramOut>& hs, bool cpu_private, size_t local_bu
   d += "#undef T\n#define T " + hs[0].t.name + "\n";
   d += "#define ARRC_HISTS " + params + "\n#define ARRC_HIST_ARGS " + args + "\n";
   d += "#define ARRC_HIST_ADD(h, b, v) arrc_hadd##h(arrc_h##h, arrc_nb##h, (b), (v))\n";
+  // the staged rows of the item's work-group (GPUs, generated code's choice)
+  if (staging)
+    d += "#define ARRC_ITEM_STAGING 1\n"
+         "#define ARRC_ITEM_STAGE , long arrc_stg_first, long arrc_stg_count, long arrc_stg_cap, __local uchar* arrc_stg\n";
+  else
+    d += "#define ARRC_ITEM_STAGE\n";
   p.defs = d;
 
   // every output at its neutral element (GPU and global forms)
@@ -128,6 +137,7 @@ Plan plan(const std::vector<HistogramOut>& hs, bool cpu_private, size_t local_bu
       k += ", __global " + T + "* out" + H + ", long off" + H + ", long nb" + H;
       if (p.space[h] == Space::Local) k += ", __local " + T + "* lh" + H;
     }
+    if (staging) k += ", __local uchar* stg";
     k += " ARRC_PARAMS) {\n  int lid = get_local_id(0), L = get_local_size(0);\n";
     for (size_t h = 0; h < hs.size(); ++h) {
       const std::string H = num(h);
@@ -140,7 +150,18 @@ Plan plan(const std::vector<HistogramOut>& hs, bool cpu_private, size_t local_bu
       }
     }
     k += "  barrier(CLK_LOCAL_MEM_FENCE);\n";
-    k += "  for (long i = get_global_id(0); i < n; i += get_global_size(0)) arrc_item(i ARRC_HIST_ARGS ARRC_ARGS);\n";
+    if (staging) {
+      // tiles of L consecutive items: their rows staged, then one item each
+      k += "  for (long first = (long)get_group_id(0) * L; first < n; first += (long)get_num_groups(0) * L) {\n"
+           "    long count = min((long)L, n - first);\n"
+           "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+           "    arrc_stage(first, count, L, stg ARRC_ARGS);\n"
+           "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+           "    if (lid < count) arrc_item(first + lid, first, count, L, stg ARRC_HIST_ARGS ARRC_ARGS);\n"
+           "  }\n";
+    } else {
+      k += "  for (long i = get_global_id(0); i < n; i += get_global_size(0)) arrc_item(i ARRC_HIST_ARGS ARRC_ARGS);\n";
+    }
     k += "  barrier(CLK_LOCAL_MEM_FENCE);\n";
     for (size_t h = 0; h < hs.size(); ++h) {
       if (p.space[h] != Space::Local) continue;
@@ -159,7 +180,8 @@ Plan plan(const std::vector<HistogramOut>& hs, bool cpu_private, size_t local_bu
 
 }  // namespace
 
-void histogram_items(Context& ctx, const std::vector<HistogramOut>& hists, int64_t n, const Fused& in) {
+void histogram_items(Context& ctx, const std::vector<HistogramOut>& hists, int64_t n, const Fused& in,
+                     size_t stage_bytes) {
   const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   if (hists.empty()) return;
   int64_t total_bins = 0;
@@ -177,7 +199,18 @@ void histogram_items(Context& ctx, const std::vector<HistogramOut>& hists, int64
   // CPU: private copies per chunk when they are no larger than the input
   bool cpu_private = c.cpu && ch.count * total_bins <= std::max<int64_t>(n, 1 << 16);
   const size_t budget = std::min<size_t>(32768, ctx.local_mem_bytes() / 2);
-  Plan p = plan(hists, cpu_private, c.cpu ? 0 : budget);
+  // staged rows (GPU form): work-groups of the largest of 128, 64, 32 items
+  // whose rows fit in 24 KiB, as generated maps stage theirs
+  size_t L = static_cast<size_t>(c.wg);
+  bool staging = false;
+  if (!c.cpu && stage_bytes > 0)
+    for (size_t wg : {128, 64, 32})
+      if (wg <= ctx.max_work_group_size() && wg * stage_bytes <= 24576) {
+        L = wg;
+        staging = true;
+        break;
+      }
+  Plan p = plan(hists, cpu_private, c.cpu ? 0 : budget, staging);
   std::string defs = p.defs;
   if (ctx.impl().nv_warp) defs += "#define ARRC_NV_FATOMIC 1\n";
   std::string kernels = p.kernels;
@@ -203,19 +236,20 @@ void histogram_items(Context& ctx, const std::vector<HistogramOut>& hists, int64
   }
   int64_t max_bins = 0;
   for (auto& h : hists) max_bins = std::max(max_bins, h.nbins);
-  size_t L = static_cast<size_t>(c.wg);
   Launch init(ctx, ctx.kernel(src, "arrc_hitems_init"));
   init.val<cl_long>(0);
   for (auto& h : hists) init.mem(h.out).val<cl_long>(h.out_offset).val<cl_long>(h.nbins);
   init.run(round_up(static_cast<size_t>(std::max<int64_t>(max_bins, 1)), L), L);
   if (n == 0) return;
-  size_t groups = std::max<size_t>(1, std::min<size_t>(c.groups, (static_cast<size_t>(n) + L - 1) / L));
+  // as many groups as fit the device (staged: as many as its local memory holds)
+  size_t groups = std::max<size_t>(1, std::min<size_t>(c.groups * (staging ? 2 : 1), (static_cast<size_t>(n) + L - 1) / L));
   Launch l(ctx, ctx.kernel(src, "arrc_hitems"));
   l.val<cl_long>(n);
   for (size_t h = 0; h < hists.size(); ++h) {
     l.mem(hists[h].out).val<cl_long>(hists[h].out_offset).val<cl_long>(hists[h].nbins);
     if (p.space[h] == Space::Local) l.local(static_cast<size_t>(std::max<int64_t>(hists[h].nbins, 1)) * hists[h].t.size);
   }
+  if (staging) l.local(L * stage_bytes);
   l.extra(in).run(groups * L, L);
 }
 

@@ -280,7 +280,7 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
 
 // Several histograms filled in one pass over n items (a map whose body adds
 // to histograms: generated code's MultiHist). For every i < n calls
-//   void arrc_item(long i ARRC_HISTS ARRC_PARAMS)
+//   void arrc_item(long i ARRC_ITEM_STAGE ARRC_HISTS ARRC_PARAMS)
 // whose body adds v to bin b of histogram h with ARRC_HIST_ADD(h, b, v)
 // (h a literal index into `hists`, b a long: out of range, ignored; v is
 // evaluated anyway). Histogram h is written to out[out_offset ..
@@ -296,7 +296,15 @@ struct HistogramOut {
   cl_mem out = nullptr;
   int64_t out_offset = 0;
 };
-void histogram_items(Context& ctx, const std::vector<HistogramOut>& hists, int64_t n, const Fused& in);
+// stage_bytes > 0 (generated code): the items read rows of matrices, that
+// many bytes per item, which GPUs stage in local memory: the fused source
+// then also defines
+//   void arrc_stage(long first, long count, long cap, __local uchar* stg ARRC_PARAMS)
+// (all work-items of a group copy the rows of items [first, first + count)),
+// and arrc_item takes ARRC_ITEM_STAGE after i (those four, when
+// ARRC_ITEM_STAGING is defined; nothing otherwise).
+void histogram_items(Context& ctx, const std::vector<HistogramOut>& hists, int64_t n, const Fused& in,
+                     size_t stage_bytes = 0);
 
 // Expand (flattening by expansion): for i < n, sizes s_i = arrc_size(i)
 // (long; negative counts as 0); the expanded sequence has sum(s_i) elements,

@@ -388,7 +388,7 @@ TEST_CASE("fused: histograms of items (several types and operators, one pass)") 
         {ElemType::of<int32_t>(), Operator::add(), wide, H4.buffer(), 0}};
     Fused in;
     in.source =
-        "void arrc_item(long i ARRC_HISTS ARRC_PARAMS) {\n"
+        "void arrc_item(long i ARRC_ITEM_STAGE ARRC_HISTS ARRC_PARAMS) {\n"
         "  int key = keys[i];\n"
         "  ARRC_HIST_ADD(0, key, 1);\n"
         "  for (long j = 0; j < dim; ++j) ARRC_HIST_ADD(1, (long)key * dim + j, vals[i * dim + j]);\n"
@@ -422,7 +422,7 @@ TEST_CASE("fused: histograms of items (several types and operators, one pass)") 
   // a float histogram with an operator the runtime cannot reorder is refused
   auto H = Array<float, 1>::alloc(c, {4});
   Fused none;
-  none.source = "void arrc_item(long i ARRC_HISTS ARRC_PARAMS) {}\n";
+  none.source = "void arrc_item(long i ARRC_ITEM_STAGE ARRC_HISTS ARRC_PARAMS) {}\n";
   CHECK_THROWS_AS(histogram_items(c, {{ElemType::of<float>(), Operator::custom("a - b", "0", false), 4, H.buffer(), 0}},
                                   10, none),
                   Error);
