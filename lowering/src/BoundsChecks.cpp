@@ -663,6 +663,20 @@ private:
     default: break;
     }
     forEachBlock(s, [&](const Block &b) { collect(b); });
+    if (s.kind == StmtKind::If) {
+      // an array out of an If: the extents both branches' arrays share
+      // (FuseMultiHist's plans by device)
+      auto &x = static_cast<const ir::If &>(s);
+      for (size_t k = 0; k < s.outs.size() && k < x.thenB.results.size() && k < x.elseB.results.size(); ++k) {
+        const ExpP &a = x.thenB.results[k], &b = x.elseB.results[k];
+        if (a->kind != Exp::Var || b->kind != Exp::Var) continue;
+        auto ea = extents_.find(a->var), eb = extents_.find(b->var);
+        if (ea == extents_.end() || eb == extents_.end() || ea->second.size() != eb->second.size()) continue;
+        bool same = true;
+        for (size_t d = 0; d < ea->second.size(); ++d) same = same && sameExp(ea->second[d], eb->second[d]);
+        if (same) extents_[s.outs[k]] = ea->second;
+      }
+    }
   }
 
 public:

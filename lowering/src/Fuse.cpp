@@ -637,6 +637,7 @@ bool fuseBlock(Ctx &c) {
   // 5. A Map with the Hists that read it.
   if (fuseMultiHist(c.m, b, c.uses, c.resultVars)) return true;
   for (auto &s : b.stmts) {
+    if (isDevicePlans(*s)) continue; // both plans are final
     if (s->kind == StmtKind::If || s->kind == StmtKind::Loop) {
       bool changed = false;
       forEachBlock(*s, [&](Block &in) {

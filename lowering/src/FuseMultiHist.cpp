@@ -15,6 +15,10 @@
 // `idx % B` become i and j; anything else reads i * B + j); the Hists can
 // move to the last one's place (nothing between uses an earlier one's
 // outputs). Every value is still evaluated, bins in range or not.
+//
+// The multihist is one of two plans of an If on items_in_one_pass() (the
+// device's choice, arrc::Context::items_in_one_pass): CPUs take it, GPUs the
+// map and the hists as they were. Fusion does not look inside that If again.
 #include "FuseSupport.h"
 
 #include <climits>
@@ -162,10 +166,34 @@ struct Fuser {
     if (hists.size() == 1 && !flattened) return false;
     mh->note = note + " (one pass: " + std::to_string(hists.size()) + " histograms)";
     mh->span = b.stmts[last]->span;
+    // Two plans, chosen at run time by the device: the multihist (CPUs), or
+    // the map and the hists as they were (GPUs: there items of one warp that
+    // share a key would add to the same bins at once, where the hists'
+    // own order of elements spreads them). Both define fresh variables;
+    // the If defines the hists' outputs.
+    auto plans = std::make_shared<ir::If>();
+    plans->note = kDevicePlansNote;
+    plans->span = mh->span;
+    plans->cond = callExp("items_in_one_pass", {}, ScalarKind::Bool);
+    auto fresh = [&](int v) { return m.newVar(m.vars[v].name, m.vars[v].type); };
+    for (int &o : mh->outs) {
+      plans->outs.push_back(o);
+      o = fresh(o);
+      plans->thenB.results.push_back(varExp(m, o));
+    }
+    plans->thenB.stmts = {mh};
+    plans->elseB.stmts = {b.stmts[pi]};
+    for (size_t j : hists) {
+      for (int &o : b.stmts[j]->outs) {
+        o = fresh(o);
+        plans->elseB.results.push_back(varExp(m, o));
+      }
+      plans->elseB.stmts.push_back(b.stmts[j]);
+    }
     std::vector<StmtP> nb;
     for (size_t j = 0; j < b.stmts.size(); ++j) {
       if (j == pi || (j != last && std::find(hists.begin(), hists.end(), j) != hists.end())) continue;
-      nb.push_back(j == last ? StmtP(mh) : b.stmts[j]);
+      nb.push_back(j == last ? StmtP(plans) : b.stmts[j]);
     }
     b.stmts = std::move(nb);
     return true;
@@ -243,6 +271,10 @@ struct Fuser {
 };
 
 } // namespace
+
+const char *const kDevicePlansNote = "plans by device: one pass (CPUs) or the map, then the hists (GPUs)";
+
+bool isDevicePlans(const ir::Stmt &s) { return s.kind == StmtKind::If && s.note == kDevicePlansNote; }
 
 bool fuseMultiHist(ir::Module &m, ir::Block &b, std::map<int, int> &uses, const std::set<int> &resultVars) {
   Fuser f{m, b, uses, resultVars};

@@ -63,7 +63,10 @@ private:
 
 // Horizontal fusion in one block (FuseHorizontal.cpp): true if it fused.
 bool fuseHorizontal(ir::Module &m, ir::Block &b);
-// A Map and the Hists reading it as one MultiHist (FuseMultiHist.cpp).
+// A Map and the Hists reading it as one MultiHist (FuseMultiHist.cpp), in
+// an If whose other branch keeps them as they were (the device chooses).
 bool fuseMultiHist(ir::Module &m, ir::Block &b, std::map<int, int> &uses, const std::set<int> &resultVars);
+extern const char *const kDevicePlansNote;
+bool isDevicePlans(const ir::Stmt &s);
 
 } // namespace arrc::passes

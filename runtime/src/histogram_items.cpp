@@ -137,7 +137,7 @@ Plan plan(const std::vector<HistogramOut>& hs, bool cpu_private, size_t local_bu
       k += ", __global " + T + "* out" + H + ", long off" + H + ", long nb" + H;
       if (p.space[h] == Space::Local) k += ", __local " + T + "* lh" + H;
     }
-    if (staging) k += ", __local uchar* stg";
+    if (staging) k += ", __local double* stg";  // double: 8-byte aligned on every device
     k += " ARRC_PARAMS) {\n  int lid = get_local_id(0), L = get_local_size(0);\n";
     for (size_t h = 0; h < hs.size(); ++h) {
       const std::string H = num(h);
@@ -155,9 +155,9 @@ Plan plan(const std::vector<HistogramOut>& hs, bool cpu_private, size_t local_bu
       k += "  for (long first = (long)get_group_id(0) * L; first < n; first += (long)get_num_groups(0) * L) {\n"
            "    long count = min((long)L, n - first);\n"
            "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-           "    arrc_stage(first, count, L, stg ARRC_ARGS);\n"
+           "    arrc_stage(first, count, L, (__local uchar*)stg ARRC_ARGS);\n"
            "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-           "    if (lid < count) arrc_item(first + lid, first, count, L, stg ARRC_HIST_ARGS ARRC_ARGS);\n"
+           "    if (lid < count) arrc_item(first + lid, first, count, L, (__local uchar*)stg ARRC_HIST_ARGS ARRC_ARGS);\n"
            "  }\n";
     } else {
       k += "  for (long i = get_global_id(0); i < n; i += get_global_size(0)) arrc_item(i ARRC_HIST_ARGS ARRC_ARGS);\n";
@@ -212,7 +212,8 @@ void histogram_items(Context& ctx, const std::vector<HistogramOut>& hists, int64
       }
   Plan p = plan(hists, cpu_private, c.cpu ? 0 : budget, staging);
   std::string defs = p.defs;
-  if (ctx.impl().nv_warp) defs += "#define ARRC_NV_FATOMIC 1\n";
+  static const int fatomic_env = prim::env_int("ARRC_NV_FATOMICS", 1);
+  if (ctx.impl().nv_warp && fatomic_env) defs += "#define ARRC_NV_FATOMIC 1\n";
   std::string kernels = p.kernels;
   const ProgramSource& src =
       prim::program(ctx, hists[0].t, nullptr, in, defs, "histogram items\x1f" + kernels, [kernels] { return kernels; });

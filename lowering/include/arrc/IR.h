@@ -52,7 +52,9 @@ struct Exp {
     Convert, // args[0] converted to type.elem
     Select,  // args[0] ? args[1] : args[2]  (both sides evaluated: keep them cheap)
     Call,    // fn(args...): math built-ins sqrt exp log pow sin cos tan atan2
-             // abs min max floor ceil round erf isnan
+             // abs min max floor ceil round erf isnan; host code only:
+             // items_in_one_pass() (bool), the device's plan choice of
+             // FuseMultiHist.cpp (arrc::Context::items_in_one_pass)
     Read,    // args[0] is an array Var; args[1..rank] the indices -> element
     Shape,   // extent of axis `axis` of array args[0]
     Weight   // weight `axis` (0..rank; rank = offset) of array args[0]

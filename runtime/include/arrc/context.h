@@ -195,6 +195,12 @@ public:
   // ARRC_STAGE_ROWS=1 or 0 forces it; forced on a CPU device, programs are
   // built with -DARRC_CPU_STAGING).
   bool stage_rows() const;
+  // Whether generated code runs a map and the histograms that read it in one
+  // pass over the items (CPU devices: the map's outputs are never stored),
+  // or as the map, then each histogram (GPUs: their schedules avoid the
+  // conflicts of items of one warp adding to the same bins). ARRC_ITEMS_ONE_PASS=1
+  // or 0 forces it (tests run both plans on PoCL).
+  bool items_in_one_pass() const;
   bool supports_fp64() const;
   size_t max_alloc_bytes() const;      // CL_DEVICE_MAX_MEM_ALLOC_SIZE
   size_t global_mem_bytes() const;

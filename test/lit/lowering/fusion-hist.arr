@@ -89,7 +89,14 @@ export double[[*,*]] kmeans(double[[*,*]] P, double[[*,*]] C0, int iters) {
 // CHECK-NOT: = view
 // CHECK-NOT: = map (
 // CHECK-NOT: = hist bins
-// CHECK: = multihist (
-// CHECK-NOT: = hist bins
+// CHECK: = if items_in_one_pass() then {
+// CHECK-NEXT: // comprehension
+// CHECK-NEXT: = multihist (
+// CHECK: } else {
+// CHECK: = map (
+// CHECK-NOT: = view
+// CHECK: = hist bins
+// CHECK-NOT: = view
+// CHECK: = hist bins
 // CHECK: // comprehension
 // CHECK-NEXT: nest_{{[0-9]+}}: double{{\[\[}}*,*]] = map (

@@ -1,5 +1,6 @@
 // A map and the hists that read it become one multihist (Fuse.cpp rule 5,
-// FuseMultiHist.cpp; --emit=ir): k-means' assignment, counts and sums (the
+// FuseMultiHist.cpp; --emit=ir), the CPU plan of an If on
+// items_in_one_pass() whose GPU plan keeps them: k-means' assignment, counts and sums (the
 // sums' index comprehension flattened by d: a loop j < d inside the item),
 // hists of different bins over the same keys; not when the map is also a
 // result, when a hist reads it at another row, or when a neutral element is
@@ -18,8 +19,10 @@ export (int[[*]], double[[*]]) kstep(double[[*,*]] P, double[[*,*]] C) {
 // CHECK-LABEL: export kstep(
 // CHECK-NOT: = map (
 // CHECK-NOT: = hist bins
-// CHECK: // comprehension 13:13: regular map nest + hist + comprehension 15:36: regular map nest (flattened) (one pass: 2 histograms)
-// CHECK-NEXT: hist_[[C:[0-9]+]]: int{{\[\[}}*]], hist_[[S:[0-9]+]]: double{{\[\[}}*]] = multihist (i_[[I:[0-9]+]] < n_{{[0-9]+}}) {
+// CHECK: // plans by device: one pass (CPUs) or the map, then the hists (GPUs)
+// CHECK-NEXT: hist_[[C:[0-9]+]]: int{{\[\[}}*]], hist_[[S:[0-9]+]]: double{{\[\[}}*]] = if items_in_one_pass() then {
+// CHECK: // comprehension {{[0-9]+}}:13: regular map nest + hist + comprehension {{[0-9]+}}:36: regular map nest (flattened) (one pass: 2 histograms)
+// CHECK-NEXT: hist_[[C1:[0-9]+]]: int{{\[\[}}*]], hist_[[S1:[0-9]+]]: double{{\[\[}}*]] = multihist (i_[[I:[0-9]+]] < n_{{[0-9]+}}) {
 // CHECK: acc_[[ID:[0-9]+]]: int, acc_{{[0-9]+}}: double = loop (
 // CHECK: hist_add #0[long(acc_[[ID]])] 1
 // CHECK-NEXT: loop () for j_[[J:[0-9]+]] < n_[[D:[0-9]+]] {
@@ -29,8 +32,15 @@ export (int[[*]], double[[*]]) kstep(double[[*,*]] P, double[[*,*]] C) {
 // CHECK-NEXT: } ne (0)
 // CHECK-NEXT: #1 bins bins_{{[0-9]+}} op (x_{{[0-9]+}}: double, y_{{[0-9]+}}: double) {
 // CHECK: } ne (0.0)
-// CHECK-NOT: = map (
-// CHECK: yield hist_[[C]], hist_[[S]]
+// CHECK-NEXT: yield hist_[[C1]], hist_[[S1]]
+// CHECK-NEXT: } else {
+// The GPU plan: the map and both hists as they were.
+// CHECK: ids_{{[0-9]+}}: int{{\[\[}}*]] = map (
+// CHECK: = hist bins
+// CHECK: = hist bins
+// CHECK: yield hist_{{[0-9]+}}, hist_{{[0-9]+}}
+// CHECK-NEXT: }
+// CHECK-NEXT: yield hist_[[C]], hist_[[S]]
 export (int[[*]], int[[*]]) twobins(int[[*]] xs, int k) {
   let b = [x % k | x <- xs];
   return (hist((+), 0, k, b, xs), hist(min, 1000, 2 * k, [b[i] * 2 + 1 | i <- iota(xs.size(0))], xs));
@@ -38,7 +48,9 @@ export (int[[*]], int[[*]]) twobins(int[[*]] xs, int k) {
 // The second hist reads b at long(int(i)): i stays below an int extent.
 // CHECK-LABEL: export twobins(
 // CHECK-NOT: = map (
-// CHECK: = multihist (i_{{[0-9]+}} < n_{{[0-9]+}}) {
+// CHECK: = if items_in_one_pass() then {
+// CHECK-NEXT: // {{.*}}(one pass: 2 histograms)
+// CHECK-NEXT: = multihist (i_{{[0-9]+}} < n_{{[0-9]+}}) {
 // CHECK: let cse_[[K:[0-9]+]]: int = (x_{{[0-9]+}} % k_{{[0-9]+}})
 // CHECK: hist_add #0[long(cse_[[K]])] x_{{[0-9]+}}
 // CHECK-NEXT: hist_add #1[long(((cse_[[K]] * 2) + 1))] x_{{[0-9]+}}

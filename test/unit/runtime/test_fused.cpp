@@ -419,6 +419,39 @@ TEST_CASE("fused: histograms of items (several types and operators, one pass)") 
     check_same(H3.to_vector(), r3);
     check_same(H4.to_vector(), r4);
   }
+  // staged rows (GPU schedules): the items read rows of a matrix that
+  // arrc_stage copied to local memory; sums of rows by i % 5
+  for (int64_t n : {int64_t(0), int64_t(1), int64_t(129), int64_t(50001)}) {
+    CAPTURE(n);
+    const int64_t dim = 5;
+    auto m = ints(n * dim, 7, -9, 9);
+    std::vector<double> md(m.begin(), m.end());
+    auto M = Array<double, 1>::from(c, md);
+    auto S = Array<double, 1>::alloc(c, {5});
+    Fused in;
+    in.source =
+        "void arrc_stage(long first, long count, long cap, __local uchar* stg ARRC_PARAMS) {\n"
+        "  __local double* s = (__local double*)stg;\n"
+        "  for (long t = get_local_id(0); t < count * dim; t += get_local_size(0)) s[t] = mat[first * dim + t];\n"
+        "}\n"
+        "void arrc_item(long i ARRC_ITEM_STAGE ARRC_HISTS ARRC_PARAMS) {\n"
+        "  double acc = 0;\n"
+        "#ifdef ARRC_ITEM_STAGING\n"
+        "  __local double* s = (__local double*)arrc_stg;\n"
+        "  for (long j = 0; j < dim; ++j) acc += s[(i - arrc_stg_first) * dim + j];\n"
+        "#else\n"
+        "  for (long j = 0; j < dim; ++j) acc += mat[i * dim + j];\n"
+        "#endif\n"
+        "  ARRC_HIST_ADD(0, i % 5, acc);\n"
+        "}\n";
+    in.args.push_back(KernelArg::buffer("__global const double*", "mat", M.buffer()));
+    in.args.push_back(KernelArg::scalar<int64_t>("long", "dim", dim));
+    histogram_items(c, {{ElemType::of<double>(), Operator::add(), 5, S.buffer(), 0}}, n, in, dim * sizeof(double));
+    std::vector<double> r(5, 0.0);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < dim; ++j) r[size_t(i % 5)] += md[size_t(i * dim + j)];
+    check_same(S.to_vector(), r);
+  }
   // a float histogram with an operator the runtime cannot reorder is refused
   auto H = Array<float, 1>::alloc(c, {4});
   Fused none;
