@@ -1,5 +1,6 @@
 // Bounds-check elimination (docs/lowering.md, "Bounds checks"): clears
-// `checkPos` on the Reads whose indices it proves in range, replaces by 0 the
+// `checkPos` on the Reads whose indices it proves in range, decides integer
+// comparisons with a constant that the same facts settle, replaces by 0 the
 // in-body guard reads `guard[select(ok, 0L, 1L)]!pos` whose condition it
 // proves, and turns a guard that every element of a SOAC meets first, over
 // values fixed for the whole SOAC, into a host Check before the SOAC (which
@@ -942,8 +943,25 @@ private:
     return c;
   }
 
+  // An integer comparison with a constant that the facts decide: true or
+  // false (an argmin's `int(k) < 0` for a loop counter k: one select less
+  // in the fold's chain; Simplify then drops the select).
+  ExpP decideComparison(const ExpP &x, const Scope &sc) {
+    if (x->kind != Exp::Binary || !isConst(x->args[0]) == !isConst(x->args[1])) return nullptr;
+    switch (x->binop) {
+    case BinOp::Lt: case BinOp::Le: case BinOp::Gt: case BinOp::Ge: break;
+    default: return nullptr;
+    }
+    if (isFloatKind(x->args[0]->type.elem) || x->args[0]->type.elem == ScalarKind::Bool) return nullptr;
+    Prover p(an_, sc);
+    if (p.holds(x)) return constBool(true);
+    if (p.refutes(x)) return constBool(false);
+    return nullptr;
+  }
+
   ExpP rewriteReads(const ExpP &e, const Scope &sc) {
     return rewriteExp(e, [&](const ExpP &x) -> ExpP {
+      if (x->kind == Exp::Binary) return decideComparison(x, sc);
       if (x->kind != Exp::Read || x->args[0]->kind != Exp::Var) return nullptr;
       int arr = x->args[0]->var;
       if (x->checkPos < 0) {

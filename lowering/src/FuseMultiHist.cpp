@@ -106,11 +106,18 @@ void addHistograms(ir::Module &m, MultiHist &mh, const Hist &h) {
   }
 }
 
+// idx / d and idx % d of a flattened Hist's index, carried by its loop.
+struct Carried {
+  ExpP d;
+  int q, r;
+};
+
 struct Fuser {
   ir::Module &m;
   Block &b;
   std::map<int, int> &uses;
   const std::set<int> &resultVars;
+  std::vector<Carried> loopState = {}; // of the flattened Hist being built
 
   // The Map at pi and its Hists, or false.
   bool tryMap(size_t pi) {
@@ -204,6 +211,7 @@ struct Fuser {
   bool histPart(DimFacts &facts, const Hist &h, MultiHist &mh, const std::map<int, ExpP> &value, bool small,
                 std::vector<StmtP> &out, bool &flattened) {
     int i = mh.index;
+    loopState.clear();
     Block item;
     int j = -1;
     ExpP B;
@@ -225,13 +233,32 @@ struct Fuser {
       std::map<int, ExpP> sub{{h.index, varExp(m, idx)}};
       item = cloneFresh(m, h.body, sub);
       j = m.newVar("j", scalarT(ScalarKind::Long));
+      // idx / B and idx % B: i and j; idx / D and idx % D for another
+      // extent D of the loop (flatten(P)'s P.shape(1), equal to B only at
+      // run time): carried by the loop, stepped on instead of divided
+      std::set<int> inner;
+      blockDefs(item, inner);
+      inner.insert(idx);
+      std::map<std::string, size_t> carriedOf;
+      std::vector<Carried> carried;
       rewriteBlock(item, [&](const ExpP &x) -> ExpP {
         if (x->kind != Exp::Binary || (x->binop != BinOp::Div && x->binop != BinOp::Mod)) return nullptr;
-        if (x->args[0]->kind != Exp::Var || x->args[0]->var != idx || !facts.equal(x->args[1], B)) return nullptr;
-        return varExp(m, x->binop == BinOp::Div ? i : j);
+        if (x->args[0]->kind != Exp::Var || x->args[0]->var != idx) return nullptr;
+        bool div = x->binop == BinOp::Div;
+        if (facts.equal(x->args[1], B)) return varExp(m, div ? i : j);
+        std::set<int> dv;
+        expVars(x->args[1], dv);
+        for (int v : dv)
+          if (inner.count(v)) return nullptr;
+        if (x->args[1]->type.elem != ScalarKind::Long || !nonNegative(facts.canon(x->args[1]))) return nullptr;
+        auto [it, fresh] = carriedOf.emplace(expKey(x->args[1]), carried.size());
+        if (fresh)
+          carried.push_back({x->args[1], m.newVar("q", scalarT(ScalarKind::Long)), m.newVar("r", scalarT(ScalarKind::Long))});
+        return varExp(m, div ? carried[it->second].q : carried[it->second].r);
       });
       std::map<int, ExpP> at{{idx, addL(mulL(varExp(m, i), B), varExp(m, j))}};
       substituteBlock(item, at);
+      loopState = carried;
       flattened = true;
     }
     // the Map's outputs read at row i become the values of this element
@@ -265,6 +292,21 @@ struct Fuser {
     loop->index = j;
     loop->count = B;
     loop->body.stmts = item.stmts;
+    // (q, r) = divmod(i * B + j, D): from divmod(i * B, D), then r + 1 and
+    // a carry into q at D (D = 0: both stay 0, as x / 0 and x % 0)
+    for (const Carried &c : loopState) {
+      ExpP start = mulL(varExp(m, i), B);
+      loop->params.insert(loop->params.end(), {c.q, c.r});
+      loop->init.push_back(binaryExp(BinOp::Div, start, c.d));
+      loop->init.push_back(binaryExp(BinOp::Mod, start, c.d));
+      ExpP r1 = addL(varExp(m, c.r), constLong(1));
+      ExpP wrap = binaryExp(BinOp::Ge, r1, c.d);
+      ExpP carry = binaryExp(BinOp::And, wrap, binaryExp(BinOp::Gt, c.d, constLong(0)));
+      loop->body.results.push_back(selectExp(carry, addL(varExp(m, c.q), constLong(1)), varExp(m, c.q)));
+      loop->body.results.push_back(selectExp(wrap, constLong(0), r1));
+      loop->outs.push_back(m.newVar("q", scalarT(ScalarKind::Long)));
+      loop->outs.push_back(m.newVar("r", scalarT(ScalarKind::Long)));
+    }
     out = {loop};
     return true;
   }

@@ -77,3 +77,21 @@ export double[[*,*]] kmeans(int iterations, double[[*,*]] P, double[[*,*]] C0) =
     let counts = hist((+), 0, k, ids, replicate(P.size(0), 1)) in
     let sums = hist((+), 0.0, k * d, [ids[i] * d + j | i <- iota(P.size(0)), j <- iota(d)], flatten(P)) in
     [[if counts[c] == 0 then C[c, j] else sums[c * d + j] / double(counts[c]) | j <- iota(d)] | c <- iota(k)];
+
+// A flattened hist's values from a matrix of another width (Q: 2 x 3 for
+// 3 items x 2): its index divided by 3, the quotient and remainder stepped
+// on by the item's loop. ids = [1, 0, 1]; item 0 adds Q's flat 1, 2 to bins
+// 2, 3; item 1 adds 3, 4 to bins 0, 1; item 2 adds 5, 6 to bins 2, 3. Six
+// items: ids [1, 0, 1, 1, 0, 1], item i adds 2i + 1, 2i + 2.
+// == test
+// in: [5, 2, 7] [[1, 2, 3], [4, 5, 6]]
+// out: ([1, 2], [3, 4, 6, 8])
+// in: [5, 2, 7, 9, 4, 1] [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]]
+// out: ([2, 4], [12, 14, 24, 28])
+// in: [5, 2] [[1, 2, 3], [4, 5, 6]]
+// error: multihist.arr:96:50: zip of arrays of unequal sizes: 4 vs 6
+export (int[[*]], int[[*]]) otherwidth(int[[*]] xs, int[[*,*]] Q) {
+  let ids = [x % 2 | x <- xs];
+  let M = xs.size(0);
+  return (hist((+), 0, 2, ids, replicate(M, 1)), hist((+), 0, 4, [ids[i] * 2 + j | i <- iota(M), j <- iota(2)], flatten(Q)));
+}

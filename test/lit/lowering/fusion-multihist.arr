@@ -25,8 +25,14 @@ export (int[[*]], double[[*]]) kstep(double[[*,*]] P, double[[*,*]] C) {
 // CHECK-NEXT: hist_[[C1:[0-9]+]]: int{{\[\[}}*]], hist_[[S1:[0-9]+]]: double{{\[\[}}*]] = multihist (i_[[I:[0-9]+]] < n_{{[0-9]+}}) {
 // CHECK: acc_[[ID:[0-9]+]]: int, acc_{{[0-9]+}}: double = loop (
 // CHECK: hist_add #0[long(acc_[[ID]])] 1
-// CHECK-NEXT: loop () for j_[[J:[0-9]+]] < n_[[D:[0-9]+]] {
-// CHECK: hist_add #1[long(((acc_[[ID]] * d_{{[0-9]+}}) + j_{{[0-9]+}}))] P_0[
+// flatten(P)'s index divided by P.shape(1) (equal to d only at run time): the
+// quotient and remainder stepped on by the loop.
+// CHECK-NEXT: let [[IB:cse_[0-9]+]]: long = (i_[[I]] * n_[[D:[0-9]+]])
+// CHECK-NEXT: q_{{[0-9]+}}: long, r_{{[0-9]+}}: long = loop (q_[[Q:[0-9]+]]: long = ([[IB]] / P_0.shape(1)), r_[[R:[0-9]+]]: long = ([[IB]] % P_0.shape(1))) for j_[[J:[0-9]+]] < n_[[D]] {
+// CHECK: hist_add #1[long(((acc_[[ID]] * d_{{[0-9]+}}) + j_{{[0-9]+}}))] P_0[q_[[Q]], r_[[R]]]
+// CHECK-NEXT: let [[R1:cse_[0-9]+]]: long = (r_[[R]] + 1L)
+// CHECK-NEXT: let [[W:cse_[0-9]+]]: bool = ([[R1]] >= P_0.shape(1))
+// CHECK-NEXT: yield select(([[W]] && (P_0.shape(1) > 0L)), (q_[[Q]] + 1L), q_[[Q]]), select([[W]], 0L, [[R1]])
 // CHECK: #0 bins bins_{{[0-9]+}} op (x_[[A:[0-9]+]]: int, y_[[B:[0-9]+]]: int) {
 // CHECK-NEXT: yield (x_[[A]] + y_[[B]])
 // CHECK-NEXT: } ne (0)
