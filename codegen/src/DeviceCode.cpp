@@ -425,22 +425,29 @@ bool Generator::ifConvertible(const ir::If &x, int &budget) const {
   return true;
 }
 
-// The term e of a reduce's float sum `for k < n: p = p + e` (p used nowhere
-// else in the body), or null.
-const ExpP *Generator::splitSum(const ir::Loop &x) const {
-  if (!x.reassoc || x.form != ir::Loop::For || x.params.size() != 1 || x.body.results.size() != 1) return nullptr;
-  const ir::Type &t = typeOf(x.params[0]);
-  if (t.rank != 0 || (t.elem != ScalarKind::Float && t.elem != ScalarKind::Double)) return nullptr;
-  const ExpP &r = x.body.results[0];
-  if (r->kind != Exp::Binary || r->binop != BinOp::Add || r->args.size() != 2) return nullptr;
-  int p = x.params[0];
-  auto isP = [p](const ExpP &e) { return e->kind == Exp::Var && e->var == p; };
-  const ExpP *term = isP(r->args[0]) ? &r->args[1] : isP(r->args[1]) ? &r->args[0] : nullptr;
-  if (!term) return nullptr;
+// The terms e_i of a reduce's float sums `for k < n: p_i = p_i + e_i` (no
+// p used anywhere else in the body; several after JamLoops), or none.
+std::vector<const ExpP *> Generator::splitSum(const ir::Loop &x) const {
+  if (!x.reassoc || x.form != ir::Loop::For || x.params.empty() || x.body.results.size() != x.params.size())
+    return {};
+  // each state variable p_i: p_i + term_i, no term and no statement reading any p
+  std::vector<const ExpP *> terms;
+  std::set<int> ps(x.params.begin(), x.params.end());
+  for (size_t i = 0; i < x.params.size(); ++i) {
+    const ir::Type &t = typeOf(x.params[i]);
+    if (t.rank != 0 || (t.elem != ScalarKind::Float && t.elem != ScalarKind::Double)) return {};
+    const ExpP &r = x.body.results[i];
+    if (r->kind != Exp::Binary || r->binop != BinOp::Add || r->args.size() != 2) return {};
+    int p = x.params[i];
+    auto isP = [p](const ExpP &e) { return e->kind == Exp::Var && e->var == p; };
+    const ExpP *term = isP(r->args[0]) ? &r->args[1] : isP(r->args[1]) ? &r->args[0] : nullptr;
+    if (!term) return {};
+    terms.push_back(term);
+  }
   bool uses = false;
   std::function<void(const ExpP &)> ex = [&](const ExpP &e) {
     if (!e || uses) return;
-    if (e->kind == Exp::Var && e->var == p) uses = true;
+    if (e->kind == Exp::Var && ps.count(e->var)) uses = true;
     for (auto &a : e->args) ex(a);
   };
   std::function<void(const Block &)> blk = [&](const Block &b) {
@@ -454,8 +461,8 @@ const ExpP *Generator::splitSum(const ir::Loop &x) const {
     forEachExp(const_cast<Stmt &>(*st), [&](ExpP &e) { ex(e); });
     forEachBlock(static_cast<const Stmt &>(*st), [&](const Block &in) { blk(in); });
   }
-  ex(*term);
-  if (uses) return nullptr;
+  for (const ExpP *term : terms) ex(*term);
+  if (uses) return {};
   // Only where k indexes the last (contiguous) axis of what the body reads,
   // directly: a strided walk (dgemm's B[k, j]) or a gather (SpMV's
   // x[cols[k]]) is bound by its loads, not by the additions, and the four
@@ -494,7 +501,7 @@ const ExpP *Generator::splitSum(const ir::Loop &x) const {
     for (auto &res : b.results) reads(res);
   };
   walk(x.body);
-  return strided ? nullptr : term;
+  return strided ? std::vector<const ExpP *>{} : terms;
 }
 
 // A device loop (splitSum's CPU form included); its results declared here
@@ -504,17 +511,20 @@ void Generator::devLoop(Code &c, const ir::Loop &x, bool declareOuts) {
     if (typeOf(x.params[i]).rank > 0) fail("array-valued loop inside a kernel");
     c.line(decl(x.params[i], true) + " = " + exp(x.init.at(i), true) + ";");
   }
-  if (const ExpP *term = splitSum(x)) {
-    // A float sum of a reduce (associative): on CPU devices four partial
-    // sums, so that four chains of additions overlap instead of one
+  const std::vector<const ExpP *> terms = splitSum(x);
+  if (!terms.empty()) {
+    // Float sums of a reduce (associative): on CPU devices four partial
+    // sums each, so that four chains of additions overlap instead of one
     // waiting on each addition's latency (k-means' distances, dgemm's and
     // SpMV's dot products); GPUs keep the single chain (a work-item each).
-    std::string p = devName(x.params[0]), iv = devName(x.index);
-    std::string ft = clScalar(typeOf(x.params[0]).elem), it = clScalar(typeOf(x.index).elem);
-    std::string zero = typeOf(x.params[0]).elem == ScalarKind::Float ? "-0.0f" : "-0.0";
+    std::string iv = devName(x.index), it = clScalar(typeOf(x.index).elem);
     c.line("#ifdef ARRC_CPU");
     c.open("");
-    c.line(ft + " " + p + "_1 = " + zero + ", " + p + "_2 = " + zero + ", " + p + "_3 = " + zero + ";");
+    for (size_t i = 0; i < terms.size(); ++i) {
+      std::string p = devName(x.params[i]), ft = clScalar(typeOf(x.params[i]).elem);
+      std::string zero = typeOf(x.params[i]).elem == ScalarKind::Float ? "-0.0f" : "-0.0";
+      c.line(ft + " " + p + "_1 = " + zero + ", " + p + "_2 = " + zero + ", " + p + "_3 = " + zero + ";");
+    }
     c.line("const " + it + " " + iv + "_n = " + exp(x.count, true) + ";");
     c.line(it + " " + iv + "_0 = 0;");
     c.open("for (; " + iv + "_0 + 3 < " + iv + "_n; " + iv + "_0 += 4)");
@@ -522,17 +532,26 @@ void Generator::devLoop(Code &c, const ir::Loop &x, bool declareOuts) {
       c.open("");
       c.line("const " + it + " " + iv + " = " + iv + "_0" + (u ? " + " + std::to_string(u) : "") + ";");
       devBlock(c, x.body);
-      std::string acc = u ? p + "_" + std::to_string(u) : p;
-      c.line(acc + " = " + acc + " + " + exp(*term, true) + ";");
+      for (size_t i = 0; i < terms.size(); ++i) {
+        std::string p = devName(x.params[i]);
+        std::string acc = u ? p + "_" + std::to_string(u) : p;
+        c.line(acc + " = " + acc + " + " + exp(*terms[i], true) + ";");
+      }
       c.close();
     }
     c.close();
     c.open("for (; " + iv + "_0 < " + iv + "_n; ++" + iv + "_0)");
     c.line("const " + it + " " + iv + " = " + iv + "_0;");
     devBlock(c, x.body);
-    c.line(p + " = " + p + " + " + exp(*term, true) + ";");
+    for (size_t i = 0; i < terms.size(); ++i) {
+      std::string p = devName(x.params[i]);
+      c.line(p + " = " + p + " + " + exp(*terms[i], true) + ";");
+    }
     c.close();
-    c.line(p + " = (" + p + " + " + p + "_1) + (" + p + "_2 + " + p + "_3);");
+    for (size_t i = 0; i < terms.size(); ++i) {
+      std::string p = devName(x.params[i]);
+      c.line(p + " = (" + p + " + " + p + "_1) + (" + p + "_2 + " + p + "_3);");
+    }
     c.close();
     c.line("#else");
   }
@@ -548,7 +567,7 @@ void Generator::devLoop(Code &c, const ir::Loop &x, bool declareOuts) {
   devBlock(c, x.body);
   loopAssign(c, x, true);
   c.close();
-  if (splitSum(x)) c.line("#endif");
+  if (!terms.empty()) c.line("#endif");
   for (size_t i = 0; i < x.outs.size(); ++i)
     c.line((declareOuts ? decl(x.outs[i], true) : devName(x.outs[i])) + " = " + devName(x.params.at(i)) + ";");
 }

@@ -201,7 +201,7 @@ private:
                      const std::vector<std::string> &args, const std::string &unit = "");
   // "A.weight(r-1) == 1 && ..." over the arrays among vars ("" if none).
   std::string unitStride(const std::set<int> &vars) const;
-  const ExpP *splitSum(const ir::Loop &x) const;
+  std::vector<const ExpP *> splitSum(const ir::Loop &x) const; // per state variable, or none
   bool ifConvertible(const ir::If &x, int &budget) const;
 
   // ---- host code (HostCode.cpp)

@@ -7,7 +7,9 @@
 //   5. boundsChecks (reads and guards proven in range lose their checks;
 //                 guards met first by every element become host Checks),
 //                 simplify, deadCode
-//   6. cse        (repeated subexpressions in device code)
+//   6. jamLoops   (a loop over an inner loop: two steps per step, the inner
+//                 loops as one; k-means' argmin over distances)
+//      cse        (repeated subexpressions in device code)
 //   7. hoist      (loop-invariant Lets out of device loops), simplify, deadCode
 // Inlining happens during lowering (every internal call is inlined there).
 #include "Passes.h"
@@ -28,6 +30,7 @@ void optimize(ir::Module &module) {
   passes::boundsChecks(module);
   passes::simplify(module);
   passes::deadCode(module);
+  passes::jamLoops(module);
   passes::cse(module);
   passes::hoist(module);
   passes::simplify(module);

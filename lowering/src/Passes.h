@@ -10,4 +10,5 @@ void deadCode(ir::Module &m);     // DeadCode.cpp
 void boundsChecks(ir::Module &m); // BoundsChecks.cpp (checks proven to pass are removed)
 void cse(ir::Module &m);          // CSE.cpp (repeated subexpressions in device code)
 void hoist(ir::Module &m);        // Hoist.cpp (loop-invariant Lets out of device loops)
+void jamLoops(ir::Module &m);     // JamLoops.cpp (two steps of a loop over an inner loop, jammed)
 } // namespace arrc::passes

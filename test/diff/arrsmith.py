@@ -768,6 +768,27 @@ class Gen:
             idx = "[%s(%s %% 7) - %s | %s <- iota(length(%s))]" % (ik if ik == LONG else "", x, fmt_int(1, ik), x, vals.text)
             nn = n.text if ik == INT else "long(%s)" % n.text
             mag = vals.mag * vals.length if k in FLOATING else None
+            if self.chance(0.35):
+                # keys computed once and read by two hists of different bins,
+                # the second over a flattened 2-D index (a map and its hists
+                # in one pass on CPUs: lowering/src/FuseMultiHist.cpp)
+                vs, m, ks = self.fresh("vs"), self.fresh("m"), self.fresh("ks")
+                y, i, j = self.fresh("x"), self.fresh("i"), self.fresh("j")
+                keys = "[%s(%s %% 7) - %s | %s <- iota(%s)]" % (ik if ik == LONG else "", y, fmt_int(1, ik), y, m)
+                op2, ne2 = self.assoc_op(ety, env, d, commutative=True)
+                if k in FLOATING and ("min" in op2 or "max" in op2):
+                    op2, ne2 = op, ne
+                two = "2L" if ik == LONG else "2"
+                flat = "[%s[%s] * %s + %s | %s <- iota(%s), %s <- iota(2)]" % (ks, i, two, j if ik == INT else
+                                                                              "long(%s)" % j, i, m, j)
+                vv = self.fresh("v")
+                vals2 = "flatten([[%s, %s] | %s <- %s])" % (vv, vv, vv, vs)
+                h1 = "hist(%s, %s, %s, %s, %s)" % (op, ne, nn, ks, vs)
+                h2 = "hist(%s, %s, %s, %s, %s)" % (op2, ne2, nn, flat, vals2)
+                return V(paren("let %s = %s in let %s = length(%s) in let %s = %s in %s ++ %s" %
+                               (vs, vals.text, m, vs, ks, keys, h1, h2)), ty,
+                         exact=vals.exact,
+                         mag=None if mag is None else mag * 2, frac=vals.frac, length=12)
             return V("hist(%s, %s, %s, %s, %s)" % (op, ne, nn, idx, vals.text), ty, exact=vals.exact, mag=mag,
                      frac=vals.frac, length=6)
         if c == 20 and ety.scalar:

@@ -2,9 +2,10 @@
 // a repeated pure subexpression is bound once by a `cse` Let. argmin's fold
 // in a map body tests the same conditions for both components of its
 // state; dist2's loop body squares one difference. Bounds-checked reads are
-// left alone (each keeps its position).
+// left alone (each keeps its position). JamLoops (off here) would run the
+// argmin two centres per step (lowering/jam-loops.arr).
 // RUN: %arrc --emit=lowered %s | FileCheck %s --check-prefix=LOW
-// RUN: %arrc --emit=ir %s | FileCheck %s
+// RUN: env ARRC_JAM_LOOPS=0 %arrc --emit=ir %s | FileCheck %s
 def double dist2(double[[*]] a, double[[*]] b) = sum([(x - y) * (x - y) | x <- a | y <- b]);
 export int[[*]] nearest(double[[*,*]] P, double[[*,*]] C) = [argmin([dist2(P[i, :], C[c, :]) | c <- iota(C.size(0))]) | i <- iota(P.size(0))];
 // LOW-LABEL: export nearest(

@@ -4,8 +4,9 @@
 // sums' index comprehension flattened by d: a loop j < d inside the item),
 // hists of different bins over the same keys; not when the map is also a
 // result, when a hist reads it at another row, or when a neutral element is
-// not its operator's identity.
-// RUN: %arrc --emit=ir %s | FileCheck %s
+// not its operator's identity. (JamLoops, off here, would run the argmin
+// two centres per step: lowering/jam-loops.arr.)
+// RUN: env ARRC_JAM_LOOPS=0 %arrc --emit=ir %s | FileCheck %s
 def double dist2(double[[*]] a, double[[*]] b) = sum([(x - y) * (x - y) | x <- a | y <- b]);
 export (int[[*]], double[[*]]) kstep(double[[*,*]] P, double[[*,*]] C) {
   let M = P.size(0);
