@@ -109,6 +109,8 @@ private:
   void segReduce(const SegReduce &x);
   void hist(const Hist &x);
   void multiHist(const MultiHist &x);
+  template <class S>
+  void reduceScatterHists(const S &x, const std::vector<std::string> &ops, const std::string &label);
   void sort(const Sort &x);
   void expand(const Expand &x);
   // Folds the allgathered partial results (vars `parts`, K scalars of this

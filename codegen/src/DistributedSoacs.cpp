@@ -572,6 +572,37 @@ void DistEmitter::segReduce(const SegReduce &x) {
   });
 }
 
+// The histograms of x (a Hist or a MultiHist) distributed: each rank fills
+// all the bins from its part of the elements, then one MPI_Reduce_scatter
+// per output (the bins distributed).
+template <class S>
+void DistEmitter::reduceScatterHists(const S &x, const std::vector<std::string> &ops, const std::string &label) {
+  Body b = bodyOf({&x.body}, x.index);
+  std::map<int, ExpP> sub;
+  Space sp = space(x.n, {&x.body}, b, sub);
+  auto c = std::static_pointer_cast<S>(localClone(x, sub));
+  c->index = offsetIndex(x.index, sp, {&c->body});
+  c->n = varExp(m_, sp.cnt);
+  std::vector<int> outs = x.outs, locals;
+  for (size_t k = 0; k < outs.size(); ++k) {
+    locals.push_back(newVar(m_.vars.at(static_cast<size_t>(outs[k])).name + "_part", typeOf(outs[k])));
+    c->outs[k] = locals.back();
+  }
+  for (int o : outs) setForm(o, Form::B);
+  std::string what = where(x);
+  emit([this, c, sp, outs, locals, ops, what, label] {
+    for (int o : outs) h(declAs(o) + ";");
+    g().host_->open("");
+    h("// distributed " + label + (what.empty() ? "" : " (" + what + ")") +
+      ": this rank's part into all bins, then MPI_Reduce_scatter (the bins distributed)");
+    sp.open();
+    g().hostStmt(*c);
+    for (size_t k = 0; k < outs.size(); ++k)
+      h(N(outs[k]) + " = arrc::dist::reduce_scatter(cl, " + N(locals[k]) + ", arrc::dist::Op::" + ops[k] + ");");
+    g().host_->close();
+  });
+}
+
 void DistEmitter::hist(const Hist &x) {
   size_t K = x.outs.size();
   std::vector<std::string> ops;
@@ -582,67 +613,18 @@ void DistEmitter::hist(const Hist &x) {
     if (ops.back().empty() || e == ScalarKind::Bool) ok = false;
   }
   if (!ok) return replicated(x);
-  Body b = bodyOf({&x.body}, x.index);
-  std::map<int, ExpP> sub;
-  Space sp = space(x.n, {&x.body}, b, sub);
-  auto c = std::static_pointer_cast<Hist>(localClone(x, sub));
-  c->index = offsetIndex(x.index, sp, {&c->body});
-  c->n = varExp(m_, sp.cnt);
-  std::vector<int> outs = x.outs, locals;
-  for (size_t k = 0; k < K; ++k) {
-    locals.push_back(newVar(m_.vars.at(static_cast<size_t>(outs[k])).name + "_part", typeOf(outs[k])));
-    c->outs[k] = locals.back();
-  }
-  for (int o : outs) setForm(o, Form::B);
-  std::string what = where(x);
-  emit([this, c, sp, outs, locals, ops, what] {
-    for (int o : outs) h(declAs(o) + ";");
-    g().host_->open("");
-    h("// distributed histogram" + (what.empty() ? "" : " (" + what + ")") +
-      ": this rank's part into all bins, then MPI_Reduce_scatter (the bins distributed)");
-    sp.open();
-    g().hostStmt(*c);
-    for (size_t k = 0; k < outs.size(); ++k)
-      h(N(outs[k]) + " = arrc::dist::reduce_scatter(cl, " + N(locals[k]) + ", arrc::dist::Op::" + ops[k] + ");");
-    g().host_->close();
-  });
+  reduceScatterHists(x, ops, "histogram");
 }
 
-// As hist: each rank fills all the bins from its part of the items, then
-// one MPI_Reduce_scatter per histogram.
 void DistEmitter::multiHist(const MultiHist &x) {
-  size_t K = x.outs.size();
   std::vector<std::string> ops;
   bool ok = true;
-  for (size_t k = 0; k < K && ok; ++k) {
+  for (size_t k = 0; k < x.outs.size() && ok; ++k) {
     ops.push_back(histOp(x.ops[k], 1, 0));
     if (ops.back().empty() || opReadsArrays(x.ops[k]) || typeOf(x.outs[k]).elem == ScalarKind::Bool) ok = false;
   }
   if (!ok) return replicated(x);
-  Body b = bodyOf({&x.body}, x.index);
-  std::map<int, ExpP> sub;
-  Space sp = space(x.n, {&x.body}, b, sub);
-  auto c = std::static_pointer_cast<MultiHist>(localClone(x, sub));
-  c->index = offsetIndex(x.index, sp, {&c->body});
-  c->n = varExp(m_, sp.cnt);
-  std::vector<int> outs = x.outs, locals;
-  for (size_t k = 0; k < K; ++k) {
-    locals.push_back(newVar(m_.vars.at(static_cast<size_t>(outs[k])).name + "_part", typeOf(outs[k])));
-    c->outs[k] = locals.back();
-  }
-  for (int o : outs) setForm(o, Form::B);
-  std::string what = where(x);
-  emit([this, c, sp, outs, locals, ops, what] {
-    for (int o : outs) h(declAs(o) + ";");
-    g().host_->open("");
-    h("// distributed histograms in one pass" + (what.empty() ? "" : " (" + what + ")") +
-      ": this rank's part into all bins, then MPI_Reduce_scatter (the bins distributed)");
-    sp.open();
-    g().hostStmt(*c);
-    for (size_t k = 0; k < outs.size(); ++k)
-      h(N(outs[k]) + " = arrc::dist::reduce_scatter(cl, " + N(locals[k]) + ", arrc::dist::Op::" + ops[k] + ");");
-    g().host_->close();
-  });
+  reduceScatterHists(x, ops, "histograms in one pass");
 }
 
 void DistEmitter::expand(const Expand &x) {

@@ -133,13 +133,6 @@ struct Cse {
     b.stmts = std::move(out);
   }
 
-  // Host level: CSE runs in every SOAC's blocks, each starting afresh.
-  void host(Block &b) {
-    for (auto &s : b.stmts) {
-      if (s->kind >= StmtKind::Map) forEachBlock(*s, [&](Block &in) { block(in, {}); });
-      else if (s->kind == StmtKind::If || s->kind == StmtKind::Loop) forEachBlock(*s, [&](Block &in) { host(in); });
-    }
-  }
 };
 
 void collectWrites(const Block &b, std::set<int> &w) {
@@ -155,7 +148,8 @@ void cse(ir::Module &m) {
   for (auto &f : m.functions) {
     Cse c{m, {}};
     collectWrites(f.body, c.written);
-    c.host(f.body);
+    // in every SOAC's blocks, each starting afresh
+    forEachDeviceBlock(f.body, [&](Block &b) { c.block(b, {}); });
   }
 }
 

@@ -17,14 +17,6 @@ using namespace ir;
 
 namespace {
 
-bool usesAny(const Stmt &s, const std::vector<int> &vars) {
-  std::map<int, int> c;
-  countStmt(s, c);
-  for (int v : vars)
-    if (c.count(v)) return true;
-  return false;
-}
-
 bool fuseMaps(ir::Module &m, Map &a, Map &bm) {
   if (!sameDims(a.dims, bm.dims)) return false;
   std::map<int, ExpP> sub;

@@ -29,14 +29,6 @@ using namespace ir;
 
 namespace {
 
-bool usesAnyOf(const Stmt &s, const std::vector<int> &vars) {
-  std::map<int, int> c;
-  countStmt(s, c);
-  for (int v : vars)
-    if (c.count(v)) return true;
-  return false;
-}
-
 // The Let values of a block and of the blocks inside it (variables are
 // defined once).
 void collectLets(const Block &b, std::map<int, ExpP> &lets) {
@@ -143,7 +135,7 @@ struct Fuser {
     size_t last = hists.back();
     for (size_t k = 0; k + 1 < hists.size(); ++k)
       for (size_t j = hists[k] + 1; j <= last; ++j)
-        if (usesAnyOf(*b.stmts[j], b.stmts[hists[k]]->outs)) return false;
+        if (usesAny(*b.stmts[j], b.stmts[hists[k]]->outs)) return false;
 
     DimFacts facts(b, last);
     ExpP n = facts.canon(pm.dims[0]);

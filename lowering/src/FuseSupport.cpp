@@ -16,6 +16,13 @@ void countStmt(const Stmt &s, std::map<int, int> &c) {
   if (s.kind == StmtKind::Write) c[static_cast<const Write &>(s).array]++;
   forEachBlock(s, [&](const Block &b) { countBlock(b, c); });
 }
+bool usesAny(const Stmt &s, const std::vector<int> &vars) {
+  std::map<int, int> c;
+  countStmt(s, c);
+  for (int v : vars)
+    if (c.count(v)) return true;
+  return false;
+}
 void countBlock(const Block &b, std::map<int, int> &c) {
   for (auto &s : b.stmts) countStmt(*s, c);
   for (auto &r : b.results) countExp(r, c);

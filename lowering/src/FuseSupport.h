@@ -17,6 +17,8 @@ namespace arrc::passes {
 void countExp(const ir::ExpP &e, std::map<int, int> &c);
 void countStmt(const ir::Stmt &s, std::map<int, int> &c);
 void countBlock(const ir::Block &b, std::map<int, int> &c);
+// Whether statement s references any of vars.
+bool usesAny(const ir::Stmt &s, const std::vector<int> &vars);
 
 // The index space of a SOAC with one per-element body (Map, Reduce, Scan,
 // Filter, Scatter, Hist, SegScan, SegReduce; not Expand).

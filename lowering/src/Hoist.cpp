@@ -67,19 +67,13 @@ struct Hoister {
     b.stmts = std::move(out);
   }
 
-  void host(Block &b) {
-    for (auto &s : b.stmts) {
-      if (s->kind >= StmtKind::Map) forEachBlock(*s, [&](Block &in) { block(in); });
-      else if (s->kind == StmtKind::If || s->kind == StmtKind::Loop) forEachBlock(*s, [&](Block &in) { host(in); });
-    }
-  }
 };
 
 } // namespace
 
 void hoist(ir::Module &m) {
   Hoister h;
-  for (auto &f : m.functions) h.host(f.body);
+  for (auto &f : m.functions) forEachDeviceBlock(f.body, [&](Block &b) { h.block(b); });
 }
 
 } // namespace arrc::passes

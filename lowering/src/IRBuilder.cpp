@@ -317,6 +317,14 @@ static bool hasEffectIn(const Stmt &s, bool inMultiHist) {
 }
 bool hasEffect(const Stmt &s) { return hasEffectIn(s, false); }
 
+void forEachDeviceBlock(Block &host, const std::function<void(Block &)> &f) {
+  for (auto &s : host.stmts) {
+    if (s->kind >= StmtKind::Map) forEachBlock(*s, f);
+    else if (s->kind == StmtKind::If || s->kind == StmtKind::Loop)
+      forEachBlock(*s, [&](Block &in) { forEachDeviceBlock(in, f); });
+  }
+}
+
 void stmtUses(const Stmt &s, std::set<int> &out) {
   forEachExp(const_cast<Stmt &>(s), [&](ExpP &e) { expVars(e, out); });
   if (s.kind == StmtKind::Write) out.insert(static_cast<const Write &>(s).array);

@@ -188,12 +188,6 @@ struct Jammer {
     b.stmts = std::move(out);
   }
 
-  void host(Block &b) {
-    for (auto &s : b.stmts) {
-      if (s->kind >= StmtKind::Map) forEachBlock(*s, [&](Block &in) { block(in); });
-      else if (s->kind == StmtKind::If || s->kind == StmtKind::Loop) forEachBlock(*s, [&](Block &in) { host(in); });
-    }
-  }
 };
 
 } // namespace
@@ -207,7 +201,7 @@ void jamLoops(ir::Module &m) {
   int rounds = env && *env ? std::atoi(env) : 1;
   for (int r = 0; r < rounds; ++r) {
     Jammer j{m};
-    for (auto &f : m.functions) j.host(f.body);
+    for (auto &f : m.functions) forEachDeviceBlock(f.body, [&](Block &b) { j.block(b); });
     if (!j.jammed) break;
   }
 }

@@ -83,6 +83,9 @@ ExpP rewriteExp(const ExpP &e, const std::function<ExpP(const ExpP &)> &f);
 // Deep copy of a block with every variable it defines renamed to a fresh one.
 Block cloneFresh(Module &m, const Block &b, std::map<int, ExpP> &sub);
 StmtP cloneStmt(const Stmt &s);
+// The blocks of the SOACs in a host-level block (their bodies and operators:
+// device code), through the host's Ifs and Loops.
+void forEachDeviceBlock(Block &host, const std::function<void(Block &)> &f);
 
 // Operators the runtime recognises (and updates atomically): component k of
 // `op` (K components) is a_k + b_k, a_k * b_k, min or max of the two; kind
