@@ -863,7 +863,8 @@ __kernel void arrc_scatter(long n, __global T* dest, long dest_off, long dest_n 
   long k = get_global_id(0);
   if (k >= n) return;
   long j = arrc_index(k ARRC_ARGS);
-  if (j >= 0 && j < dest_n) ARRC_OUT_AT(dest, dest_off, j, arrc_load(k ARRC_ARGS));
+  T v = arrc_load(k ARRC_ARGS);  // every value is evaluated, its index in range or not (its errors too)
+  if (j >= 0 && j < dest_n) ARRC_OUT_AT(dest, dest_off, j, v);
 }
 )CLC";
 inline const char* kGather = R"CLC(

@@ -214,7 +214,8 @@ int64_t compact(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_
                 int64_t out_offset = 0, cl_mem count_out = nullptr);
 
 // dest[dest_offset + j] = arrc_load(k) where j = arrc_index(k) (long), for
-// k < n; j outside [0, dest_n) is ignored. Duplicate j: any one value wins.
+// k < n; j outside [0, dest_n) is ignored (arrc_load(k) is still called:
+// every value is evaluated, as in the interpreter). Duplicate j: any one value wins.
 // dest == nullptr: arrc_store(j, v) instead.
 void scatter(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_mem dest,
              int64_t dest_offset, int64_t dest_n);

@@ -81,3 +81,15 @@ export double[[*]] flres(double[[*,*]] A) = flatten([[x + 1.0 | x <- r] | r <- A
 // in: [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]] [5, 4, 3, 2, 1, 0]
 // out: [12.0, 10.0, 8.0, 6.0, 4.0, 2.0]
 export double[[*]] flscat(double[[*,*]] A, int[[*]] is) = scatter(replicate(is.size(0), 0.0), is, flatten([[x * 2.0 | x <- r] | r <- A]));
+
+// Every value of a scatter is evaluated, its index in range or not (as the
+// interpreter): element 2's index 5 is out of range and its value reads
+// xs[3]; an empty destination ignores every index and still raises.
+// == test
+// in: [0, 0, 0] [0, 1, 5] [10, 20, 30]
+// error: fuse_hist.arr:95:81: index 3 out of bounds for axis 0 of size 3
+// in: [] [0, 1, 5] [10, 20, 30]
+// error: fuse_hist.arr:95:81: index 3 out of bounds for axis 0 of size 3
+// in: [0, 0, 0] [0, 1, 5] [10, 20, 30, 40]
+// out: [20, 30, 0]
+export int[[*]] scaterr(int[[*]] d, int[[*]] is, int[[*]] xs) = scatter(d, is, [xs[i + 1] | i <- iota(3)]);
