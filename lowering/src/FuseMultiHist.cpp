@@ -299,7 +299,36 @@ struct Fuser {
       loop->outs.push_back(m.newVar("q", scalarT(ScalarKind::Long)));
       loop->outs.push_back(m.newVar("r", scalarT(ScalarKind::Long)));
     }
-    out = {loop};
+    if (loopState.empty()) {
+      out = {loop};
+      return true;
+    }
+    // Where every such D equals B at run time (k-means: P.shape(1) == d),
+    // the quotient is i and the remainder j: a loop without that state,
+    // whose reads walk the item's own row (PoCL, k-means: 7.2 -> 5.1 ms per
+    // step on one thread: the stepping's selects no longer chain the adds).
+    int jf = m.newVar("j", scalarT(ScalarKind::Long));
+    std::map<int, ExpP> rowSub{{j, varExp(m, jf)}};
+    ExpP same;
+    for (const Carried &c : loopState) {
+      rowSub[c.q] = varExp(m, i);
+      rowSub[c.r] = varExp(m, jf);
+      ExpP eq = binaryExp(BinOp::Eq, c.d, B);
+      same = same ? binaryExp(BinOp::And, same, eq) : eq;
+    }
+    Block row;
+    row.stmts = item.stmts;
+    row = cloneFresh(m, row, rowSub);
+    auto fast = std::make_shared<ir::Loop>();
+    fast->form = ir::Loop::For;
+    fast->index = jf;
+    fast->count = B;
+    fast->body.stmts = row.stmts;
+    auto pick = std::make_shared<ir::If>();
+    pick->cond = same;
+    pick->thenB.stmts = {fast};
+    pick->elseB.stmts = {loop};
+    out = {pick};
     return true;
   }
 };

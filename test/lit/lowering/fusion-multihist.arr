@@ -26,9 +26,15 @@ export (int[[*]], double[[*]]) kstep(double[[*,*]] P, double[[*,*]] C) {
 // CHECK-NEXT: hist_[[C1:[0-9]+]]: int{{\[\[}}*]], hist_[[S1:[0-9]+]]: double{{\[\[}}*]] = multihist (i_[[I:[0-9]+]] < n_{{[0-9]+}}) {
 // CHECK: acc_[[ID:[0-9]+]]: int, acc_{{[0-9]+}}: double = loop (
 // CHECK: hist_add #0[long(acc_[[ID]])] 1
-// flatten(P)'s index divided by P.shape(1) (equal to d only at run time): the
-// quotient and remainder stepped on by the loop.
-// CHECK-NEXT: let [[IB:cse_[0-9]+]]: long = (i_[[I]] * n_[[D:[0-9]+]])
+// flatten(P)'s index divided by P.shape(1), equal to d only at run time: where
+// it is, the item's own row P[i, j]; else the quotient and remainder stepped
+// on by the loop.
+// CHECK-NEXT: if (P_0.shape(1) == n_[[D:[0-9]+]]) then {
+// CHECK-NEXT: loop () for j_[[JF:[0-9]+]] < n_[[D]] {
+// CHECK-NEXT: let j_[[JI:[0-9]+]]: int = int(j_[[JF]])
+// CHECK-NEXT: hist_add #1[long(((acc_[[ID]] * d_{{[0-9]+}}) + j_[[JI]]))] P_0[i_[[I]], j_[[JF]]]
+// CHECK: } else {
+// CHECK-NEXT: let [[IB:cse_[0-9]+]]: long = (i_[[I]] * n_[[D]])
 // CHECK-NEXT: q_{{[0-9]+}}: long, r_{{[0-9]+}}: long = loop (q_[[Q:[0-9]+]]: long = ([[IB]] / P_0.shape(1)), r_[[R:[0-9]+]]: long = ([[IB]] % P_0.shape(1))) for j_[[J:[0-9]+]] < n_[[D]] {
 // CHECK: hist_add #1[long(((acc_[[ID]] * d_{{[0-9]+}}) + j_{{[0-9]+}}))] P_0[q_[[Q]], r_[[R]]]
 // CHECK-NEXT: let [[R1:cse_[0-9]+]]: long = (r_[[R]] + 1L)
