@@ -12,7 +12,9 @@
 // updates atomically, with its identity as neutral element
 // (ir::neutralIsIdentity), so the order of the additions does not matter;
 // a flattened Hist's index is split by exactly B (its `idx / B` and
-// `idx % B` become i and j; anything else reads i * B + j); the Hists can
+// `idx % B` become i and j; a division by another loop-invariant extent D
+// becomes a quotient and remainder the loop steps on, or i and j again
+// where D == B at run time; anything else reads i * B + j); the Hists can
 // move to the last one's place (nothing between uses an earlier one's
 // outputs). Every value is still evaluated, bins in range or not.
 //
