@@ -134,6 +134,12 @@ struct Fuser {
     if (hists.empty()) return false;
     for (int o : pm.outs)
       if (seen[o] != uses[o]) return false;
+    for (size_t j : hists) {
+      auto &h = static_cast<const Hist &>(*b.stmts[j]);
+      if (!neutralIsIdentity(h.op, h.ne)) return false;
+      for (int o : h.outs)
+        if (m.vars[o].type.elem == ScalarKind::Bool) return false;
+    }
     size_t last = hists.back();
     for (size_t k = 0; k + 1 < hists.size(); ++k)
       for (size_t j = hists[k] + 1; j <= last; ++j)
@@ -155,9 +161,6 @@ struct Fuser {
     bool flattened = false;
     for (size_t j : hists) {
       auto &h = static_cast<Hist &>(*b.stmts[j]);
-      if (!neutralIsIdentity(h.op, h.ne)) return false;
-      for (int o : h.outs)
-        if (m.vars[o].type.elem == ScalarKind::Bool) return false;
       std::vector<StmtP> part;
       if (!histPart(facts, h, *mh, value, small, part, flattened)) return false;
       mh->body.stmts.insert(mh->body.stmts.end(), part.begin(), part.end());

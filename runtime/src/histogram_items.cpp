@@ -17,6 +17,7 @@
 //    work-group takes tiles of consecutive items and copies their rows into
 //    local memory first (arrc_stage), coalesced, as generated maps do.
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,7 @@ Plan plan(const std::vector<HistogramOut>& hs, bool cpu_private, size_t local_bu
   Plan p;
   size_t used = 0;
   std::string params, args, d;
+  std::set<std::string> preludes;  // each (type, prelude) once: histograms may share an operator
   for (size_t h = 0; h < hs.size(); ++h) {
     const HistogramOut& o = hs[h];
     const std::string T = o.t.name, H = num(h);
@@ -60,7 +62,8 @@ Plan plan(const std::vector<HistogramOut>& hs, bool cpu_private, size_t local_bu
     p.space.push_back(s);
     std::string as = s == Space::Local ? "__local" : "__global";
     // T is this histogram's type while its operator and neutral element are defined
-    d += "#undef T\n#define T " + T + "\n" + o.op.prelude + "\n";
+    d += "#undef T\n#define T " + T + "\n";
+    if (preludes.insert(T + "\x1f" + o.op.prelude).second) d += o.op.prelude + "\n";
     d += "inline T arrc_hop" + H + "(T a, T b) { return (" + o.op.expr + "); }\n";
     d += "inline T arrc_hne" + H + "(void) { return (T)(" + o.op.neutral + "); }\n";
     d += "#define ARRC_HNE" + H + " arrc_hne" + H + "()\n";
