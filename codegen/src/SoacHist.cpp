@@ -45,6 +45,73 @@ std::string Generator::liftedHistStore(const Hist &x, const Element &el) {
   return k.s;
 }
 
+// The row form of a flattened producer (k-means' sums over
+// [ids[i] * d + j | i <- iota(M), j <- iota(d)]): the body's top-level
+// `i / D` and `i % D` (i the index, D from outside the body). The first
+// `i % D`'s D is the row width, a hint to the runtime's GPU schedule
+// (arrc::histogram's row_width): any bins stay right. Where every such D
+// equals it at run time (arrc_rows_exact), the hooks arrc_bin_rc and
+// arrc_load_rc take the row and column instead of i, without dividing.
+struct RowForm {
+  const ExpP *width = nullptr;
+  std::vector<const ExpP *> divisors;
+  std::map<const Stmt *, bool> lets;  // true: i / D (the row), false: i % D
+};
+
+static RowForm rowForm(const Hist &x) {
+  RowForm f;
+  std::set<int> inside;
+  blockDefs(x.body, inside);
+  inside.insert(x.index);
+  for (auto &st : x.body.stmts) {
+    if (st->kind != StmtKind::Let) continue;
+    const ExpP &e = static_cast<const Let &>(*st).value;
+    if (e->kind != Exp::Binary || (e->binop != BinOp::Mod && e->binop != BinOp::Div) ||
+        e->args[0]->kind != Exp::Var || e->args[0]->var != x.index || e->type.elem != ScalarKind::Long)
+      continue;
+    std::set<int> vs;
+    expVars(e->args[1], vs);
+    bool outside = !hasCheckedRead(e->args[1]);
+    for (int v : vs) outside = outside && !inside.count(v);
+    if (!outside) continue;
+    if (!f.width && e->binop == BinOp::Mod) f.width = &e->args[1];
+    f.divisors.push_back(&e->args[1]);
+    f.lets[st.get()] = e->binop == BinOp::Div;
+  }
+  return f;
+}
+
+// arrc_rows_exact, arrc_bin_rc and arrc_load_rc (RowForm) for the hooks'
+// tails.
+std::string Generator::rowHooks(const Hist &x, const HookTail &bin, const HookTail &load) {
+  RowForm f = rowForm(x);
+  if (!f.width) return "";
+  Code k;
+  k.line("#define ARRC_ROW_HOOKS 1");
+  std::string exact;
+  std::set<std::string> seen;
+  for (const ExpP *d : f.divisors)
+    if (seen.insert(expKey(*d)).second) exact += (exact.empty() ? "" : " && ") + ("(" + exp(*d, true) + ") == arrc_rw");
+  k.open("int arrc_rows_exact(long arrc_rw ARRC_PARAMS)");
+  k.line("return " + exact + ";");
+  k.close();
+  for (int which = 0; which < 2; ++which) {
+    k.open(which == 0 ? "long arrc_bin_rc(long arrc_r, long arrc_c ARRC_PARAMS)"
+                      : "T arrc_load_rc(long arrc_r, long arrc_c ARRC_PARAMS)");
+    k.line(decl(x.index, true) + " = arrc_r * (" + exp(*f.width, true) + ") + arrc_c;");
+    for (auto &st : x.body.stmts) {
+      auto l = f.lets.find(st.get());
+      if (l == f.lets.end()) devStmt(k, *st);
+      else k.line(decl(st->outs[0], true) + " = " + (l->second ? "arrc_r" : "arrc_c") + ";");
+    }
+    std::vector<std::string> results;
+    for (auto &r : x.body.results) results.push_back(exp(r, true));
+    (which == 0 ? bin : load)(k, results);
+    k.close();
+  }
+  return k.s;
+}
+
 void Generator::hist(const Hist &x) {
   size_t K = x.outs.size();
   bool lifted = !neutralIsIdentity(x.op, x.ne);
@@ -63,7 +130,7 @@ void Generator::hist(const Hist &x) {
       "hist", where(x),
       hook("long arrc_bin(long arrc_i ARRC_PARAMS)", {{x.index, "arrc_i"}}, x.body, returnResult(0, "long")) +
           hook("T arrc_load(long arrc_i ARRC_PARAMS)", {{x.index, "arrc_i"}}, x.body, load) +
-          (lifted ? liftedHistStore(x, el) : storeHook(el, K)));
+          rowHooks(x, returnResult(0, "long"), load) + (lifted ? liftedHistStore(x, el) : storeHook(el, K)));
   h("// histogram" + (where(x).empty() ? "" : " (" + where(x) + ")") + ": runtime arrc::histogram, body " + id +
     (lifted ? " (lifted: ne applied once per bin)" : ""));
   for (int o : x.outs) h(decl(o, false) + ";");
@@ -84,7 +151,8 @@ void Generator::hist(const Hist &x) {
           "\", \"arrc_hne" + std::to_string(c) + "\", " + cppStore(kk) + "(" + exp(x.ne[c], false) + ")));");
       }
   }
-  h("arrc::histogram(ctx, et, op, bins, n, in, nullptr, 0);");
+  RowForm rows = rowForm(x);
+  h("arrc::histogram(ctx, et, op, bins, n, in, nullptr, 0" + (rows.width ? ", " + exp(*rows.width, false) : "") + ");");
   if (blockMayRaise(x.body) || (lifted && blockMayRaise(x.op.body))) h("detail::check(ctx);");
   host_->close();
 }

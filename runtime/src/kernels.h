@@ -1110,6 +1110,80 @@ void arrc_hist_shared(long n, long nbins, long chunk, int reps, __global T* part
     part[get_group_id(0) * nbins + b] = acc;
   }
 }
+// Rows: the elements come in rows of R (element i * R + c: row i, column
+// c), and a row's bins are usually r(i) + c with r(i) a multiple of R
+// (k-means' sums, bin ids[i] * d + j). Work-item lid is column c = lid % R
+// of lane lid / R; each of the L lanes takes whole rows (coalesced) and has
+// its own copy of the histogram, in which work-item c updates only bins
+// b == c (mod R) with a plain load and store: no two work-items of a lane
+// share such a bin, so no atomics (a double's is a compare-and-swap loop
+// on NVIDIA). Any other bin goes to the shared copy after the L lanes',
+// atomically: any bin pattern is right, the usual one fast. arrc_rwm
+// is (2^32 - 1) / R for b % R (b < 2^31). Generated code may also give the
+// hooks in row form (ARRC_ROW_HOOKS): arrc_bin_rc(r, c) and
+// arrc_load_rc(r, c), valid where arrc_rows_exact() says so (the body's
+// divisions of i all by R), which spares the divisions of i.
+#define ARRC_ROW_ADD(b, v)                                                  \
+  if ((b) >= 0 && (b) < nbins) {                                            \
+    uint q_ = mul_hi((uint)(b), arrc_rwm);                                  \
+    q_ += (uint)(b) - q_ * (uint)arrc_rw >= (uint)arrc_rw ? 1u : 0u;        \
+    if ((int)((uint)(b) - q_ * (uint)arrc_rw) == c) {                       \
+      __local T* p_ = mine + (b);                                           \
+      *p_ = arrc_op(*p_, (v));                                              \
+    } else {                                                                \
+      ARRC_HIST_LOCAL_UPDATE(shared + (b), (v));                            \
+    }                                                                       \
+  }
+// HU rows' loads in flight before their updates, then the rest
+#define ARRC_ROWS_LOOP(BIN, LOAD)                                           \
+  for (; (r + (HU - 1) * S) * arrc_rw + c < n; r += HU * S) {               \
+    long b[HU];                                                             \
+    T v[HU];                                                                \
+    _Pragma("unroll") for (int u = 0; u < HU; ++u) {                        \
+      b[u] = BIN((r + u * S) * arrc_rw + c, r + u * S, c);                  \
+      v[u] = LOAD((r + u * S) * arrc_rw + c, r + u * S, c);                 \
+    }                                                                       \
+    _Pragma("unroll") for (int u = 0; u < HU; ++u) { ARRC_ROW_ADD(b[u], v[u]) } \
+  }                                                                         \
+  for (; r < rows; r += S) {                                                \
+    if (r * arrc_rw + c < n) {                                              \
+      long b = BIN(r * arrc_rw + c, r, c);                                  \
+      T v = LOAD(r * arrc_rw + c, r, c); /* every value is evaluated (its errors too) */ \
+      ARRC_ROW_ADD(b, v)                                                    \
+    }                                                                       \
+  }
+#define ARRC_RB_FLAT(i, r, c) arrc_bin((i) ARRC_ARGS)
+#define ARRC_RL_FLAT(i, r, c) arrc_load((i) ARRC_ARGS)
+#define ARRC_RB_ROW(i, r, c) arrc_bin_rc((r), (c) ARRC_ARGS)
+#define ARRC_RL_ROW(i, r, c) arrc_load_rc((r), (c) ARRC_ARGS)
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void arrc_hist_rows(long n, long nbins, int arrc_rw, int arrc_lanes, uint arrc_rwm, __global T* part, __local T* h
+                    ARRC_PARAMS ARRC_OP_PARAMS) {
+  int lid = get_local_id(0);
+  for (long b = lid; b < nbins * (arrc_lanes + 1); b += WG) h[b] = ARRC_NE;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int lane = lid / arrc_rw, c = lid - lane * arrc_rw;
+  if (lane < arrc_lanes) {
+    __local T* mine = h + lane * nbins;
+    __local T* shared = h + arrc_lanes * nbins;
+    const long rows = (n + arrc_rw - 1) / arrc_rw, S = (long)get_num_groups(0) * arrc_lanes;
+    long r = (long)get_group_id(0) * arrc_lanes + lane;
+#ifdef ARRC_ROW_HOOKS
+    if (arrc_rows_exact(arrc_rw ARRC_ARGS)) {
+      ARRC_ROWS_LOOP(ARRC_RB_ROW, ARRC_RL_ROW)
+    } else
+#endif
+    {
+      ARRC_ROWS_LOOP(ARRC_RB_FLAT, ARRC_RL_FLAT)
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (long b = lid; b < nbins; b += WG) {
+    T acc = h[b];
+    for (int l = 1; l <= arrc_lanes; ++l) acc = arrc_op(acc, h[l * nbins + b]);
+    part[get_group_id(0) * nbins + b] = acc;
+  }
+}
 #endif
 // Bin b = get_group_id(0): the groups' histograms folded in group order.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))

@@ -971,7 +971,7 @@ void histogram_sorted(Context& ctx, const ElemType& t, const Operator& op, int64
 }  // namespace
 
 void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbins, int64_t n,
-               const Fused& in, cl_mem out, int64_t out_offset) {
+               const Fused& in, cl_mem out, int64_t out_offset, int64_t row_width) {
   const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   if (nbins <= 0) return;
   Config c = config(ctx);
@@ -1027,6 +1027,37 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
   // with 128 work-items 0.65 of copy bandwidth; docs/performance.md)
   std::string lupd = (!c.cpu && wg < 256 && bytes <= budget) ? hist_update(t, op, "LOCAL") : "";
   if (!lupd.empty()) wg = 0;
+  // Rows (arrc_hist_rows): a copy per lane of row_width work-items, plain
+  // updates where the bin's column is the work-item's. Where at least half
+  // the group's work-items get a column (H100, k-means' sums, 200 double
+  // bins in rows of 20: docs/performance.md).
+  static const int rows_env = env_int("ARRC_HIST_ROWS", 1);
+  if (!lupd.empty() && rows_env && row_width >= 2 && row_width <= c.wg && n > 0) {
+    const int R = static_cast<int>(row_width);
+    const int64_t fit = static_cast<int64_t>(budget / bytes) - 1;
+    const int L = static_cast<int>(std::min<int64_t>(c.wg / R, fit));
+    if (L >= 1 && L * R >= c.wg / 2) {
+      std::string defs = "#define WG " + std::to_string(c.wg) + "\n#define HU " +
+                         std::to_string(std::clamp(env_int("ARRC_HIST_UNROLL", 4), 1, 16)) + "\n" +
+                         lupd + store;
+      const ProgramSource& src = program(ctx, t, &op, in, defs, "histogram gpu", [] {
+        return std::string(detail::kReduceFinal) + detail::kHistGpu;
+      });
+      const int64_t rows = (n + R - 1) / R;
+      int64_t groups = std::min<int64_t>(static_cast<int64_t>(c.groups), (rows + L * 16 - 1) / (L * 16));
+      groups = std::max<int64_t>(1, std::min<int64_t>(groups, std::max<int64_t>(1, (1 << 22) / nbins)));
+      auto part = ctx.alloc(static_cast<size_t>(groups * nbins) * t.size);
+      Launch(ctx, ctx.kernel(src, "arrc_hist_rows"))
+          .val<cl_long>(n).val<cl_long>(nbins).val<cl_int>(R).val<cl_int>(L)
+          .val<cl_uint>(static_cast<cl_uint>(0xffffffffu / static_cast<uint32_t>(R)))
+          .mem(part->mem()).local(bytes * static_cast<size_t>(L + 1)).extra(in).opargs(&op)
+          .run(static_cast<size_t>(groups) * c.wg, c.wg);
+      Launch(ctx, ctx.kernel(src, "arrc_hist_merge_parts"))
+          .val<cl_long>(groups).val<cl_long>(nbins).mem(part->mem()).mem(out)
+          .val<cl_long>(out_offset).extra(in).opargs(&op).run(static_cast<size_t>(nbins) * c.wg, c.wg);
+      return;
+    }
+  }
   if (wg > 0 || !lupd.empty()) {
     bool priv = wg > 0;
     if (!priv) wg = c.wg;

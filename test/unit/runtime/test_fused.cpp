@@ -363,6 +363,69 @@ std::vector<int64_t> sizes_of(const std::string& kind, int64_t n) {
 
 }  // namespace
 
+// Histograms in rows (row_width; GPU schedule arrc_hist_rows): element i is
+// column i % R of row i / R. Bins key[row] * R + column take the lanes'
+// plain updates; other bins (key[row] * R + column + shift) the shared
+// copy's atomic ones; some out of range. With row hooks too, exact or not.
+TEST_CASE("fused: histograms in rows (k-means' sums; any bins)") {
+  Context& c = ctx();
+  for (int64_t R : {int64_t(2), int64_t(7), int64_t(20), int64_t(128)}) {
+    for (int64_t rows : {int64_t(0), int64_t(1), int64_t(300), int64_t(20011)}) {
+      for (int64_t trim : {int64_t(0), int64_t(1)}) {
+        const int64_t n = std::max<int64_t>(0, rows * R - (R > 2 ? trim * 3 : trim));
+        const int64_t k = 9;
+        // hooks: none; row hooks, exact; row hooks, not exact
+        for (auto [shift, hooks] : std::vector<std::pair<int, int>>{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {-4, 1}}) {
+          CAPTURE(R);
+          CAPTURE(n);
+          CAPTURE(shift);
+          CAPTURE(hooks);
+          auto keys = ints(rows, 11, -1, int(k));  // -1: out of range
+          auto vals = ints(n, 12, -40, 40);
+          std::vector<double> dv(vals.begin(), vals.end());
+          auto K = Array<int32_t, 1>::from(c, keys);
+          auto V = Array<double, 1>::from(c, dv);
+          auto VI = Array<int32_t, 1>::from(c, vals);
+          std::string bin = "(long)keys[r] * R + col + shift";
+          std::string src =
+              "long arrc_bin(long i ARRC_PARAMS) { long r = i / R, col = i % R; return " + bin + "; }\n"
+              "T arrc_load(long i ARRC_PARAMS) { return vals[i]; }\n";
+          if (hooks) {
+            src += "#define ARRC_ROW_HOOKS 1\n"
+                   "int arrc_rows_exact(long rw ARRC_PARAMS) { return rw == R && exact; }\n"
+                   "long arrc_bin_rc(long r, long col ARRC_PARAMS) { return " + bin + "; }\n"
+                   "T arrc_load_rc(long r, long col ARRC_PARAMS) { return vals[r * R + col]; }\n";
+          }
+          auto run = [&](const ElemType& t, cl_mem vbuf, cl_mem out, const std::string& type) {
+            Fused in;
+            in.source = src;
+            in.args.push_back(KernelArg::buffer("__global const int*", "keys", K.buffer()));
+            in.args.push_back(KernelArg::buffer("__global const " + type + "*", "vals", vbuf));
+            in.args.push_back(KernelArg::scalar<int64_t>("long", "R", R));
+            in.args.push_back(KernelArg::scalar<int64_t>("long", "shift", shift));
+            in.args.push_back(KernelArg::scalar<int32_t>("int", "exact", hooks == 1));
+            histogram(c, t, Operator::add(), k * R, n, in, out, 0, R);
+          };
+          auto HD = Array<double, 1>::alloc(c, {k * R});
+          auto HI = Array<int32_t, 1>::alloc(c, {k * R});
+          run(ElemType::of<double>(), V.buffer(), HD.buffer(), "double");
+          run(ElemType::of<int32_t>(), VI.buffer(), HI.buffer(), "int");
+          std::vector<double> rd(size_t(k * R), 0.0);
+          std::vector<int32_t> ri(size_t(k * R), 0);
+          for (int64_t i = 0; i < n; ++i) {
+            int64_t b = int64_t(keys[size_t(i / R)]) * R + i % R + shift;
+            if (b < 0 || b >= k * R) continue;
+            rd[size_t(b)] += dv[size_t(i)];
+            ri[size_t(b)] += vals[size_t(i)];
+          }
+          check_same(HD.to_vector(), rd);
+          check_same(HI.to_vector(), ri);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("fused: histograms of items (several types and operators, one pass)") {
   Context& c = ctx();
   const int64_t d = 7, k = 12;
