@@ -138,7 +138,24 @@ struct Jammer {
     ExpP ca = binaryExp(BinOp::Mul, c2, constOf(ik, 2));
     ExpP cb = binaryExp(BinOp::Add, ca, constOf(ik, 1));
     Block a = bodyAt(x, ca, st);
-    Block b = bodyAt(x, cb, a.results);
+    // a's results bound to Lets, not substituted into b as expressions: a
+    // state read several times would make the expressions a DAG whose tree
+    // doubles with each round (three rounds took minutes in CSE)
+    std::vector<StmtP> aState;
+    std::vector<ExpP> aRes;
+    for (size_t i = 0; i < x.params.size(); ++i) {
+      const ExpP &r = a.results[i];
+      if (r->kind == Exp::Var || r->kind == Exp::Const) {
+        aRes.push_back(r);
+        continue;
+      }
+      auto l = std::make_shared<Let>();
+      l->outs = {m.newVar(m.vars[x.params[i]].name, typeOf(x.params[i]))};
+      l->value = r;
+      aState.push_back(l);
+      aRes.push_back(varExp(m, l->outs[0]));
+    }
+    Block b = bodyAt(x, cb, aRes);
     auto &la = static_cast<ir::Loop &>(*a.stmts[sh.inner]);
     auto &lb = static_cast<ir::Loop &>(*b.stmts[sh.inner]);
     // one inner loop for both: b's body on a's index
@@ -155,6 +172,7 @@ struct Jammer {
     ob.insert(ob.end(), b.stmts.begin(), b.stmts.begin() + sh.inner);
     ob.push_back(merged);
     ob.insert(ob.end(), a.stmts.begin() + sh.inner + 1, a.stmts.end());
+    ob.insert(ob.end(), aState.begin(), aState.end());
     ob.insert(ob.end(), b.stmts.begin() + sh.inner + 1, b.stmts.end());
     outer->body.results = b.results;
     std::vector<ExpP> mid;
