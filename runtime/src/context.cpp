@@ -127,8 +127,9 @@ inline void arrc_raise(__global long* err, int code, int pos, long index, long e
 inline void arrc_raise_bounds(__global long* err, int pos, long index, long extent, int axis) {
   arrc_raise(err, ARRC_ERR_BOUNDS, pos, index, extent, axis);
 }
+// extent >= 0: one unsigned comparison tests both ends
 inline int arrc_in_bounds(__global long* err, int pos, long index, long extent, int axis) {
-  if (index < 0 || index >= extent) { arrc_raise_bounds(err, pos, index, extent, axis); return 0; }
+  if ((ulong)index >= (ulong)extent) { arrc_raise_bounds(err, pos, index, extent, axis); return 0; }
   return 1;
 }
 #endif
