@@ -213,10 +213,20 @@ public:
   // body at a sample index) set noHoist.
   std::set<int> hostVars;
   int noHoist = 0;
+  // The frames below this index are outside the innermost probe: a probe's
+  // statements must not go there (indexable's home frame).
+  size_t probeFloor = 0;
   struct NoHoist {
     Lowerer &L;
-    explicit NoHoist(Lowerer &l) : L(l) { L.noHoist++; }
-    ~NoHoist() { L.noHoist--; }
+    size_t savedFloor;
+    explicit NoHoist(Lowerer &l) : L(l), savedFloor(l.probeFloor) {
+      L.noHoist++;
+      L.probeFloor = L.frames.size();
+    }
+    ~NoHoist() {
+      L.noHoist--;
+      L.probeFloor = savedFloor;
+    }
   };
   ExpP bindScalar(const std::string &name, ExpP e);   // Let unless trivial
   int position(const Span &s);                         // Module::positions entry

@@ -772,8 +772,12 @@ Val Lowerer::indexable(const Val &v, const Span &at) {
     for (auto &f : v.seq->flat)
       if (frameOpen(*this, f.first)) return *f.second;
   // Made where the Seq was made (when that frame is open in the same body):
-  // once for all its uses, in any branch.
+  // once for all its uses, in any branch. Not from inside a probe into a
+  // frame outside it: the probe's statements would stay in the real body
+  // (a `length(drop(...))` probed in a comprehension's head had left Lets
+  // reading arrays the probe never kept).
   int home = v.seq ? homeFrame(*this, v.seq->frame) : -1;
+  if (noHoist && home >= 0 && size_t(home) < probeFloor) home = -1;
   std::unique_ptr<AtFrame> at0;
   if (home >= 0 && home + 1 < int(frames.size())) at0 = std::make_unique<AtFrame>(*this, size_t(home));
   std::string what = v.seq ? v.seq->what : std::string("irregular array");
