@@ -96,13 +96,13 @@ std::string Generator::rowHooks(const Hist &x, const HookTail &bin, const HookTa
   k.line("return " + exact + ";");
   k.close();
   for (int which = 0; which < 2; ++which) {
-    k.open(which == 0 ? "long arrc_bin_rc(long arrc_r, long arrc_c ARRC_PARAMS)"
-                      : "T arrc_load_rc(long arrc_r, long arrc_c ARRC_PARAMS)");
-    k.line(decl(x.index, true) + " = arrc_r * (" + exp(*f.width, true) + ") + arrc_c;");
+    k.open(which == 0 ? "long arrc_bin_rc(long arrc_row, long arrc_col ARRC_PARAMS)"
+                      : "T arrc_load_rc(long arrc_row, long arrc_col ARRC_PARAMS)");
+    k.line(decl(x.index, true) + " = arrc_row * (" + exp(*f.width, true) + ") + arrc_col;");
     for (auto &st : x.body.stmts) {
       auto l = f.lets.find(st.get());
       if (l == f.lets.end()) devStmt(k, *st);
-      else k.line(decl(st->outs[0], true) + " = " + (l->second ? "arrc_r" : "arrc_c") + ";");
+      else k.line(decl(st->outs[0], true) + " = " + (l->second ? "arrc_row" : "arrc_col") + ";");
     }
     std::vector<std::string> results;
     for (auto &r : x.body.results) results.push_back(exp(r, true));

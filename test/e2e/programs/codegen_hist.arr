@@ -50,3 +50,21 @@ export double[[*]] valueerrd(int[[*]] bins, int[[*]] xs) = hist((+), 0.0, 2, bin
 // in: [0, 1, 5] [10, 20, 30]
 // error: codegen_hist.arr:52:90: index 3 out of bounds for axis 0 of size 3
 export int[[*]] valueerrc(int[[*]] bins, int[[*]] xs) = hist(\a b -> a + b, 0, 2, bins, [xs[i + 1] | i <- iota(3)]);
+
+// Flattened producers (a row width for the runtime; SoacHist.cpp's row
+// hooks): a lifted histogram (xor, whose neutral 3 is no identity), and
+// rows of 2 over a matrix of width 3 (its divisions not all by the width:
+// arrc_rows_exact fails, the index hooks run). Also in the GPU schedule
+// (e2e.multihist_gpu_plan runs this file).
+// == test
+// in: [1, 0, 2, 1] [[1, 2], [3, 4], [5, 6], [7, 8]]
+// out: [0, 7, 5, 9, 6, 5]
+// in: [1, 9, -1, 1] [[1, 2], [3, 4], [5, 6], [7, 8]]
+// out: [3, 3, 5, 9, 3, 3]
+export int[[*]] rowsxor(int[[*]] ks, int[[*,*]] m) =
+  hist((^), 3, 6, [ks[i] * 2 + j | i <- iota(length(ks)), j <- iota(2)], flatten(m));
+// == test
+// in: [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0], [10.0, 11.0, 12.0]]
+// out: [20.0, 19.0, 15.0, 13.0, 11.0]
+export double[[*]] rowsother(double[[*,*]] m) =
+  hist((+), 0.0, 5, [(i * 3 + j) % 5 | i <- iota(6), j <- iota(2)], flatten(m));

@@ -17,12 +17,12 @@ export int[[*]] counts(int[[*]] ids, int k) = hist((+), 0, k, ids, replicate(len
 // CHECK: #define ARRC_ROW_HOOKS 1
 // CHECK-NEXT: int arrc_rows_exact(long arrc_rw ARRC_PARAMS) {
 // CHECK-NEXT: return (arrc_[[N]]) == arrc_rw && (arrc_{{[0-9]+}}_P_n1) == arrc_rw;
-// CHECK: long arrc_bin_rc(long arrc_r, long arrc_c ARRC_PARAMS) {
-// CHECK-NEXT: long arrc_[[I]]_i = arrc_r * (arrc_[[N]]) + arrc_c;
-// CHECK-NEXT: long arrc_{{[0-9]+}}_i = arrc_r;
-// CHECK-NEXT: long arrc_{{[0-9]+}}_i = arrc_c;
+// CHECK: long arrc_bin_rc(long arrc_row, long arrc_col ARRC_PARAMS) {
+// CHECK-NEXT: long arrc_[[I]]_i = arrc_row * (arrc_[[N]]) + arrc_col;
+// CHECK-NEXT: long arrc_{{[0-9]+}}_i = arrc_row;
+// CHECK-NEXT: long arrc_{{[0-9]+}}_i = arrc_col;
 // CHECK-NOT: arrc_div_long
-// CHECK: T arrc_load_rc(long arrc_r, long arrc_c ARRC_PARAMS) {
+// CHECK: T arrc_load_rc(long arrc_row, long arrc_col ARRC_PARAMS) {
 // CHECK-NOT: arrc_div_long
 // CHECK: return arrc_{{[0-9]+}}_P[
 // CHECK: inline const char *const arrc_fused1_counts_hist
