@@ -118,6 +118,8 @@ Element elementOf(const std::vector<ScalarKind> &kinds);
 // ------------------------------------------------------------------ generator
 class DistEmitter; // Distributed.h
 
+struct RowForm; // a Hist body's row and column (SoacHist.cpp)
+
 class Generator {
   friend class DistEmitter;
 
@@ -255,7 +257,7 @@ private:
   // or 1 in the unit-stride variant of a program (launch, fusedDecl).
   static const char *kUnitStrideDefault() { return "#ifndef ARRC_LW\n#define ARRC_LW(w) (w)\n#endif\n"; }
   std::string liftedHistStore(const Hist &x, const Element &el);
-  std::string rowHooks(const Hist &x, const HookTail &bin, const HookTail &load);
+  std::string rowHooks(const Hist &x, const RowForm &f, const HookTail &bin, const HookTail &load);
   std::string segmentedSource(const std::string &what, const Stmt &s, int index, const Block &body,
                               const Element &el, size_t outs);
 

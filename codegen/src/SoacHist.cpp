@@ -81,35 +81,26 @@ static RowForm rowForm(const Hist &x) {
   return f;
 }
 
-// arrc_rows_exact, arrc_bin_rc and arrc_load_rc (RowForm) for the hooks'
-// tails.
-std::string Generator::rowHooks(const Hist &x, const HookTail &bin, const HookTail &load) {
-  RowForm f = rowForm(x);
+// arrc_rows_exact, arrc_bin_rc and arrc_load_rc (RowForm): the hooks'
+// body with the index, and its row and column Lets, bound to the
+// parameters.
+std::string Generator::rowHooks(const Hist &x, const RowForm &f, const HookTail &bin, const HookTail &load) {
   if (!f.width) return "";
-  Code k;
-  k.line("#define ARRC_ROW_HOOKS 1");
   std::string exact;
   std::set<std::string> seen;
   for (const ExpP *d : f.divisors)
     if (seen.insert(expKey(*d)).second) exact += (exact.empty() ? "" : " && ") + ("(" + exp(*d, true) + ") == arrc_rw");
-  k.open("int arrc_rows_exact(long arrc_rw ARRC_PARAMS)");
-  k.line("return " + exact + ";");
-  k.close();
-  for (int which = 0; which < 2; ++which) {
-    k.open(which == 0 ? "long arrc_bin_rc(long arrc_row, long arrc_col ARRC_PARAMS)"
-                      : "T arrc_load_rc(long arrc_row, long arrc_col ARRC_PARAMS)");
-    k.line(decl(x.index, true) + " = arrc_row * (" + exp(*f.width, true) + ") + arrc_col;");
-    for (auto &st : x.body.stmts) {
-      auto l = f.lets.find(st.get());
-      if (l == f.lets.end()) devStmt(k, *st);
-      else k.line(decl(st->outs[0], true) + " = " + (l->second ? "arrc_row" : "arrc_col") + ";");
-    }
-    std::vector<std::string> results;
-    for (auto &r : x.body.results) results.push_back(exp(r, true));
-    (which == 0 ? bin : load)(k, results);
-    k.close();
+  std::vector<std::pair<int, std::string>> binds{{x.index, "arrc_row * (" + exp(*f.width, true) + ") + arrc_col"}};
+  Block rest;
+  rest.results = x.body.results;
+  for (auto &st : x.body.stmts) {
+    auto l = f.lets.find(st.get());
+    if (l == f.lets.end()) rest.stmts.push_back(st);
+    else binds.push_back({st->outs[0], l->second ? "arrc_row" : "arrc_col"});
   }
-  return k.s;
+  return "#define ARRC_ROW_HOOKS 1\nint arrc_rows_exact(long arrc_rw ARRC_PARAMS) {\n  return " + exact + ";\n}\n" +
+         hook("long arrc_bin_rc(long arrc_row, long arrc_col ARRC_PARAMS)", binds, rest, bin) +
+         hook("T arrc_load_rc(long arrc_row, long arrc_col ARRC_PARAMS)", binds, rest, load);
 }
 
 void Generator::hist(const Hist &x) {
@@ -126,11 +117,12 @@ void Generator::hist(const Hist &x) {
       for (size_t k = 0; k < K; ++k) c.line(el.field("arrc_r", 1 + k) + " = " + r.at(1 + k) + ";");
       c.line("return arrc_r;");
     };
+  const RowForm rows = rowForm(x);
   std::string id = fusedSource(
       "hist", where(x),
       hook("long arrc_bin(long arrc_i ARRC_PARAMS)", {{x.index, "arrc_i"}}, x.body, returnResult(0, "long")) +
           hook("T arrc_load(long arrc_i ARRC_PARAMS)", {{x.index, "arrc_i"}}, x.body, load) +
-          rowHooks(x, returnResult(0, "long"), load) + (lifted ? liftedHistStore(x, el) : storeHook(el, K)));
+          rowHooks(x, rows, returnResult(0, "long"), load) + (lifted ? liftedHistStore(x, el) : storeHook(el, K)));
   h("// histogram" + (where(x).empty() ? "" : " (" + where(x) + ")") + ": runtime arrc::histogram, body " + id +
     (lifted ? " (lifted: ne applied once per bin)" : ""));
   for (int o : x.outs) h(decl(o, false) + ";");
@@ -151,7 +143,6 @@ void Generator::hist(const Hist &x) {
           "\", \"arrc_hne" + std::to_string(c) + "\", " + cppStore(kk) + "(" + exp(x.ne[c], false) + ")));");
       }
   }
-  RowForm rows = rowForm(x);
   h("arrc::histogram(ctx, et, op, bins, n, in, nullptr, 0" + (rows.width ? ", " + exp(*rows.width, false) : "") + ");");
   if (blockMayRaise(x.body) || (lifted && blockMayRaise(x.op.body))) h("detail::check(ctx);");
   host_->close();

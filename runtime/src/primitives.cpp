@@ -1027,6 +1027,12 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
   // with 128 work-items 0.65 of copy bandwidth; docs/performance.md)
   std::string lupd = (!c.cpu && wg < 256 && bytes <= budget) ? hist_update(t, op, "LOCAL") : "";
   if (!lupd.empty()) wg = 0;
+  // the groups' histograms in `part` folded bin by bin into the output
+  auto merge_parts = [&](const ProgramSource& src, int64_t groups, const Buffer& part, int wgs) {
+    Launch(ctx, ctx.kernel(src, "arrc_hist_merge_parts"))
+        .val<cl_long>(groups).val<cl_long>(nbins).mem(part.mem()).mem(out)
+        .val<cl_long>(out_offset).extra(in).opargs(&op).run(static_cast<size_t>(nbins) * wgs, wgs);
+  };
   // Rows (arrc_hist_rows): a copy per lane of row_width work-items, plain
   // updates where the bin's column is the work-item's. Where at least half
   // the group's work-items get a column (H100, k-means' sums, 200 double
@@ -1056,9 +1062,7 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
           .val<cl_uint>(static_cast<cl_uint>(0xffffffffu / static_cast<uint32_t>(R)))
           .mem(part->mem()).local(bytes * static_cast<size_t>(L + 1)).extra(in).opargs(&op)
           .run(static_cast<size_t>(groups) * c.wg, c.wg);
-      Launch(ctx, ctx.kernel(src, "arrc_hist_merge_parts"))
-          .val<cl_long>(groups).val<cl_long>(nbins).mem(part->mem()).mem(out)
-          .val<cl_long>(out_offset).extra(in).opargs(&op).run(static_cast<size_t>(nbins) * c.wg, c.wg);
+      merge_parts(src, groups, *part, c.wg);
       return;
     }
   }
@@ -1094,9 +1098,7 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
           .val<cl_long>(n).val<cl_long>(nbins).val<cl_long>(chunk).val<cl_int>(reps)
           .mem(part->mem()).local(lbytes).extra(in).opargs(&op)
           .run(static_cast<size_t>(groups) * wg, wg);
-    Launch(ctx, ctx.kernel(src, "arrc_hist_merge_parts"))
-        .val<cl_long>(groups).val<cl_long>(nbins).mem(part->mem()).mem(out)
-        .val<cl_long>(out_offset).extra(in).opargs(&op).run(static_cast<size_t>(nbins) * wg, wg);
+    merge_parts(src, groups, *part, wg);
     return;
   }
   if (gupd.empty()) return histogram_sorted(ctx, t, op, nbins, n, in, out, out_offset);
