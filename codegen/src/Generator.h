@@ -289,7 +289,8 @@ private:
   // Row staging (SoacMap.cpp): the matrices a body reads by rows of its
   // index, and the copy of a work-group's rows into local memory.
   std::vector<int> stagedRows(const Block &body, int index, const std::set<int> &free, bool otherReads) const;
-  static void stageCopy(Code &k, const std::string &n, const std::string &lid, const std::string &L);
+  static void stageCopy(Code &k, const std::string &n, const std::string &type, const std::string &lid,
+                        const std::string &L);
   std::vector<std::string> stagePrologue(const std::vector<int> &staged); // SoacMultiHist.cpp
   void sort(const Sort &x);
   void expand(const Expand &x);

@@ -99,16 +99,35 @@ std::vector<int> Generator::stagedRows(const Block &body, int index, const std::
 // from stg_base) into stg_<n> with pitch stg_pitch_<n>, coalesced: work-item
 // `lid` of `L` copies elements lid, lid + L, ..., its (row, column) stepped
 // on, not divided out per element. Rows are contiguous (weight(1) == 1).
-void Generator::stageCopy(Code &k, const std::string &n, const std::string &lid, const std::string &L) {
+// The block's elements t = lid, lid + L, ... (row r = t / n1, column c),
+// kStageBatch loads in flight per work-item before their stores: the copy
+// is bound by the loads' latency, and one load at a time made it the larger
+// part of a staged kernel's time (H100, docs/performance.md).
+static const int kStageBatch = 8;
+
+void Generator::stageCopy(Code &k, const std::string &n, const std::string &type, const std::string &lid,
+                          const std::string &L) {
+  const std::string B = std::to_string(kStageBatch);
+  const std::string next = "r += dr; c += dc; if (c >= n1) { c -= n1; ++r; }";
   k.open("");
-  k.line("const int n1 = (int)" + n + "_n1, total = (int)(stg_rows_" + n + " * " + n + "_n1);");
-  k.line("const int dr = n1 > 0 ? " + L + " / n1 : 0, dc = " + L + " - dr * n1;");
-  k.line("int r = n1 > 0 ? " + lid + " / n1 : 0, c = " + lid + " - r * n1;");
-  k.open("for (int t = " + lid + "; t < total; t += " + L + ")");
+  k.line("const int n1 = (int)" + n + "_n1, total = (int)(stg_rows_" + n + " * " + n + "_n1), L = " + L + ";");
+  k.line("const int dr = n1 > 0 ? L / n1 : 0, dc = L - dr * n1;");
+  k.line("int r = n1 > 0 ? " + lid + " / n1 : 0, c = " + lid + " - r * n1, t = " + lid + ";");
+  k.open("for (; t + " + std::to_string(kStageBatch - 1) + " * L < total; t += " + B + " * L)");
+  k.line("int at[" + B + "];");
+  k.line(type + " v[" + B + "];");
+  k.line("#pragma unroll");
+  k.open("for (int u = 0; u < " + B + "; ++u)");
+  k.line("at[u] = r * stg_pitch_" + n + " + c;");
+  k.line("v[u] = " + n + "[(stg_base + r) * " + n + "_w0 + c + " + n + "_w2];");
+  k.line(next);
+  k.close();
+  k.line("#pragma unroll");
+  k.line("for (int u = 0; u < " + B + "; ++u) stg_" + n + "[at[u]] = v[u];");
+  k.close();
+  k.open("for (; t < total; t += L)");
   k.line("stg_" + n + "[r * stg_pitch_" + n + " + c] = " + n + "[(stg_base + r) * " + n + "_w0 + c + " + n + "_w2];");
-  k.line("r += dr;");
-  k.line("c += dc;");
-  k.line("if (c >= n1) { c -= n1; ++r; }");
+  k.line(next);
   k.close();
   k.close();
 }
@@ -244,7 +263,7 @@ void Generator::map(const Map &x) {
       std::string n = name(a);
       k.line("const long stg_rows_" + n + " = stg_on ? clamp(min(" + n +
              "_n0 - stg_base, d0 - stg_first), 0L, (long)get_local_size(0)) : 0;");
-      stageCopy(k, n, "(int)get_local_id(0)", "(int)get_local_size(0)");
+      stageCopy(k, n, clStore(typeOf(a).elem), "(int)get_local_id(0)", "(int)get_local_size(0)");
       staged_.insert(a);
     }
     k.line("barrier(CLK_LOCAL_MEM_FENCE);");

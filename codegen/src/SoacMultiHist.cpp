@@ -52,7 +52,7 @@ void Generator::multiHist(const MultiHist &x) {
     k.open("void arrc_stage(long arrc_stg_first, long arrc_stg_count, long arrc_stg_cap, __local uchar *arrc_stg ARRC_PARAMS)");
     k.line("#ifdef ARRC_ITEM_STAGING");
     for (size_t j = 1; j < prologue.size() && prologue[j] != "#else"; ++j) k.line(prologue[j]);
-    for (int a : staged) stageCopy(k, name(a), "(int)get_local_id(0)", "(int)get_local_size(0)");
+    for (int a : staged) stageCopy(k, name(a), clStore(typeOf(a).elem), "(int)get_local_id(0)", "(int)get_local_size(0)");
     k.line("#endif");
     k.close();
     text = std::string(kStagedMacro) + k.s;

@@ -9,10 +9,13 @@
 //    chunk order -- when the copies are no larger than the input, as
 //    histogram() does; else the GPU's global form.
 //  * GPU: each work-group sweeps the items (grid stride) into copies of the
-//    histograms in local memory, updated atomically, then adds its copies
-//    into the outputs atomically; a histogram that does not fit the local
-//    memory budget is updated in global memory directly. The outputs start
-//    at the neutral elements (one small launch first). With staged rows
+//    histograms in local memory, updated atomically, then writes its copies
+//    to its part of a buffer, which arrc_hitems_fold folds bin by bin in
+//    group order (no two groups add to one address: atomics on the outputs
+//    from every group were a compare-and-swap storm, and the result does
+//    not depend on timing); a histogram that does not fit the local memory
+//    budget is updated in global memory directly. The outputs start at the
+//    neutral elements (one small launch first). With staged rows
 //    (stage_bytes > 0: the items read rows of matrices, k-means' points), a
 //    work-group takes tiles of consecutive items and copies their rows into
 //    local memory first (arrc_stage), coalesced, as generated maps do.
@@ -32,6 +35,9 @@ using prim::Launch;
 namespace {
 
 std::string num(size_t h) { return std::to_string(h); }
+
+// work-items per bin of arrc_hitems_fold
+constexpr size_t kFoldWg = 64;
 
 // Where histogram h is updated in the items kernel.
 enum class Space { Private, Local, Global };
@@ -132,13 +138,13 @@ Plan plan(const std::vector<HistogramOut>& hs, bool cpu_private, size_t local_bu
     }
     k += "}\n";
   } else {
-    // grid-stride sweep into local copies (or the outputs), then the copies
-    // added into the outputs
+    // grid-stride sweep into local copies (or the outputs), then each
+    // group's copies into its part (part<h>[group * nb + b])
     k += "__kernel void arrc_hitems(long n";
     for (size_t h = 0; h < hs.size(); ++h) {
       const std::string H = num(h), T = hs[h].t.name;
       k += ", __global " + T + "* out" + H + ", long off" + H + ", long nb" + H;
-      if (p.space[h] == Space::Local) k += ", __local " + T + "* lh" + H;
+      if (p.space[h] == Space::Local) k += ", __global " + T + "* part" + H + ", __local " + T + "* lh" + H;
     }
     if (staging) k += ", __local double* stg";  // double: 8-byte aligned on every device
     k += " ARRC_PARAMS) {\n  int lid = get_local_id(0), L = get_local_size(0);\n";
@@ -168,12 +174,35 @@ Plan plan(const std::vector<HistogramOut>& hs, bool cpu_private, size_t local_bu
     k += "  barrier(CLK_LOCAL_MEM_FENCE);\n";
     for (size_t h = 0; h < hs.size(); ++h) {
       if (p.space[h] != Space::Local) continue;
+      const std::string H = num(h);
+      k += "  for (long b = lid; b < arrc_nb" + H + "; b += L) part" + H + "[get_group_id(0) * arrc_nb" + H +
+           " + b] = arrc_h" + H + "[b];\n";
+    }
+    k += "}\n";
+    // Work-group t folds bin t of the local histograms (numbered one after
+    // the other): each work-item a run of groups in order, then a tree.
+    k += "__kernel __attribute__((reqd_work_group_size(ARRC_FOLD_WG, 1, 1)))\n"
+         "void arrc_hitems_fold(long groups";
+    for (size_t h = 0; h < hs.size(); ++h) {
+      if (p.space[h] != Space::Local) continue;
       const std::string H = num(h), T = hs[h].t.name;
-      Operator op = hs[h].op;
-      op.expr = "arrc_hop" + H + "(a, b)";
-      p.defs += prim::atomic_update_fn("arrc_hmerge" + H, "__global", T, hs[h].t.size, op);
-      k += "  for (long b = lid; b < arrc_nb" + H + "; b += L) arrc_hmerge" + H + "(out" + H + " + off" + H +
-           " + b, arrc_h" + H + "[b]);\n";
+      k += ", __global const " + T + "* part" + H + ", long nb" + H + ", __global " + T + "* out" + H + ", long off" + H;
+    }
+    k += ") {\n  __local ulong sh[ARRC_FOLD_WG];\n  int lid = get_local_id(0);\n  long t = get_group_id(0);\n"
+         "  long per = (groups + ARRC_FOLD_WG - 1) / ARRC_FOLD_WG, g0 = lid * per, g1 = min(groups, g0 + per);\n";
+    for (size_t h = 0; h < hs.size(); ++h) {
+      if (p.space[h] != Space::Local) continue;
+      const std::string H = num(h), T = hs[h].t.name;
+      k += "  if (t < nb" + H + ") {\n"
+           "    __local " + T + "* s = (__local " + T + "*)sh;\n"
+           "    " + T + " acc = ARRC_HNE" + H + ";\n"
+           "    for (long g = g0; g < g1; ++g) acc = arrc_hop" + H + "(acc, part" + H + "[g * nb" + H + " + t]);\n"
+           "    s[lid] = acc;\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
+           "    for (int w = ARRC_FOLD_WG / 2; w > 0; w >>= 1) {\n"
+           "      if (lid < w) s[lid] = arrc_hop" + H + "(s[lid], s[lid + w]);\n"
+           "      barrier(CLK_LOCAL_MEM_FENCE);\n    }\n"
+           "    if (lid == 0) out" + H + "[off" + H + " + t] = s[0];\n    return;\n  }\n"
+           "  t -= nb" + H + ";\n";
     }
     k += "}\n";
   }
@@ -214,9 +243,10 @@ void histogram_items(Context& ctx, const std::vector<HistogramOut>& hists, int64
         break;
       }
   Plan p = plan(hists, cpu_private, c.cpu ? 0 : budget, staging);
-  std::string defs = p.defs;
+  // before the update functions, which test it
   static const int fatomic_env = prim::env_int("ARRC_NV_FATOMICS", 1);
-  if (ctx.impl().nv_warp && fatomic_env) defs += "#define ARRC_NV_FATOMIC 1\n";
+  std::string defs = std::string(ctx.impl().nv_warp && fatomic_env ? "#define ARRC_NV_FATOMIC 1\n" : "") +
+                     "#define ARRC_FOLD_WG " + std::to_string(kFoldWg) + "\n" + p.defs;
   std::string kernels = p.kernels;
   const ProgramSource& src =
       prim::program(ctx, hists[0].t, nullptr, in, defs, "histogram items\x1f" + kernels, [kernels] { return kernels; });
@@ -249,12 +279,26 @@ void histogram_items(Context& ctx, const std::vector<HistogramOut>& hists, int64
   size_t groups = std::max<size_t>(1, std::min<size_t>(c.groups * (staging ? 2 : 1), (static_cast<size_t>(n) + L - 1) / L));
   Launch l(ctx, ctx.kernel(src, "arrc_hitems"));
   l.val<cl_long>(n);
+  std::vector<BufferPtr> parts(hists.size());
+  int64_t local_bins = 0;
   for (size_t h = 0; h < hists.size(); ++h) {
     l.mem(hists[h].out).val<cl_long>(hists[h].out_offset).val<cl_long>(hists[h].nbins);
-    if (p.space[h] == Space::Local) l.local(static_cast<size_t>(std::max<int64_t>(hists[h].nbins, 1)) * hists[h].t.size);
+    if (p.space[h] == Space::Local) {
+      const size_t bytes = static_cast<size_t>(std::max<int64_t>(hists[h].nbins, 1)) * hists[h].t.size;
+      parts[h] = ctx.alloc(groups * bytes);
+      local_bins += hists[h].nbins;
+      l.mem(parts[h]->mem()).local(bytes);
+    }
   }
   if (staging) l.local(L * stage_bytes);
   l.extra(in).run(groups * L, L);
+  if (local_bins == 0) return;
+  Launch f(ctx, ctx.kernel(src, "arrc_hitems_fold"));
+  f.val<cl_long>(static_cast<cl_long>(groups));
+  for (size_t h = 0; h < hists.size(); ++h)
+    if (p.space[h] == Space::Local)
+      f.mem(parts[h]->mem()).val<cl_long>(hists[h].nbins).mem(hists[h].out).val<cl_long>(hists[h].out_offset);
+  f.run(static_cast<size_t>(local_bins) * kFoldWg, kFoldWg);
 }
 
 }  // namespace arrc
