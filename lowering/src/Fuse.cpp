@@ -19,7 +19,10 @@
 //  3. Expand producers: an Expand read only by a Reduce / Filter / Map at
 //     the consumer's own index over its whole length becomes one Expand into
 //     Reduce / Expand into Filter / Expand with the Map's outputs; a Map or
-//     Filter over an Expand into Filter's outputs joins it.
+//     Filter over an Expand into Filter's outputs joins it; an Expand read
+//     only by an Expand into Reduce as its outer elements becomes, on CPUs,
+//     one Expand into Reduce folding the inner level in a loop
+//     (FuseExpandLoop.cpp; an If of plans by device).
 //  4. Horizontal fusion (FuseHorizontal.cpp): zip of Maps, histograms over
 //     the same bins.
 //  5. A Map whose outputs only Hists read (at their rows; k-means' assignment,
@@ -628,7 +631,8 @@ bool fuseBlock(Ctx &c) {
     size_t cj = size_t(ci);
     if (static_cast<Expand &>(P).into == Expand::Filter) {
       if (filterIntoConsumer(c, pi, cj)) return true;
-    } else if (expandIntoConsumer(c, pi, cj) || expandIntoMap(c, pi, cj)) {
+    } else if (expandIntoConsumer(c, pi, cj) || expandIntoMap(c, pi, cj) ||
+               fuseExpandLoop(c.m, b, pi, cj, c.uses, c.resultVars)) {
       return true;
     }
   }

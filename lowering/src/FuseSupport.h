@@ -69,6 +69,13 @@ bool fuseHorizontal(ir::Module &m, ir::Block &b);
 // an If whose other branch keeps them as they were (the device chooses).
 bool fuseMultiHist(ir::Module &m, ir::Block &b, std::map<int, int> &uses, const std::set<int> &resultVars);
 extern const char *const kDevicePlansNote;
+// An If of plans by device (FuseMultiHist's, FuseExpandLoop's): its
+// then-branch the CPUs' plan, its else-branch the GPUs'.
 bool isDevicePlans(const ir::Stmt &s);
+// An Expand (pi) read only by an Expand into Reduce (ci) as its outer
+// elements: on CPUs one Expand into Reduce whose element folds the second
+// level in a loop, in an If whose other branch keeps both (FuseExpandLoop.cpp).
+bool fuseExpandLoop(ir::Module &m, ir::Block &b, size_t pi, size_t ci, std::map<int, int> &uses,
+                    const std::set<int> &resultVars);
 
 } // namespace arrc::passes

@@ -724,6 +724,8 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
     c.stage_rows = stage ? stage[0] != '0' : c.gpu;
     const char* one = getenv_nonempty("ARRC_ITEMS_ONE_PASS");
     c.items_in_one_pass = one ? one[0] != '0' : !c.gpu;
+    const char* inner = getenv_nonempty("ARRC_INNER_LOOPS");
+    c.inner_loops_sequential = inner ? inner[0] != '0' : !c.gpu;
   }
   c.driver_version = device_str(c.device, CL_DRIVER_VERSION);
   c.device_version = device_str(c.device, CL_DEVICE_VERSION);
@@ -799,6 +801,7 @@ bool Context::is_gpu() const { return impl_->gpu; }
 bool Context::map_lanes() const { return impl_->map_lanes; }
 bool Context::stage_rows() const { return impl_->stage_rows; }
 bool Context::items_in_one_pass() const { return impl_->items_in_one_pass; }
+bool Context::inner_loops_sequential() const { return impl_->inner_loops_sequential; }
 bool Context::supports_fp64() const { return impl_->fp64; }
 size_t Context::max_alloc_bytes() const { return impl_->max_alloc; }
 size_t Context::global_mem_bytes() const { return impl_->global_mem; }

@@ -37,6 +37,7 @@ struct ContextImpl {
   bool map_lanes = false; // !gpu, unless ARRC_MAP_LANES=0
   bool stage_rows = false; // gpu, unless ARRC_STAGE_ROWS forces it on or off
   bool items_in_one_pass = false; // !gpu, unless ARRC_ITEMS_ONE_PASS forces it
+  bool inner_loops_sequential = false; // !gpu, unless ARRC_INNER_LOOPS forces it
   // NVIDIA compute capability >= 7 (cl_nv_device_attribute_query): the
   // primitives may use warp shuffles/ballots through inline PTX (see
   // kernels.h, ARRC_NV). $ARRC_NV_WARP=0 turns it off (for A/B benchmarks).

@@ -201,6 +201,12 @@ public:
   // conflicts of items of one warp adding to the same bins). ARRC_ITEMS_ONE_PASS=1
   // or 0 forces it (tests run both plans on PoCL).
   bool items_in_one_pass() const;
+  // Whether generated code folds the inner level of a two-level expansion
+  // (a generator chain's last range, e.g. Pythagorean triples' z) in a loop
+  // per outer element (CPU devices: no second size scan, the loop
+  // vectorises), or flattens it (GPUs: the work of short and long inner
+  // ranges balances across a warp). ARRC_INNER_LOOPS=1 or 0 forces it.
+  bool inner_loops_sequential() const;
   bool supports_fp64() const;
   size_t max_alloc_bytes() const;      // CL_DEVICE_MAX_MEM_ALLOC_SIZE
   size_t global_mem_bytes() const;

@@ -16,7 +16,8 @@ export int[[*]] guarded(int[[*]] a, int[[*]] idx) = [if i >= 0 && i < length(a) 
 // A filter's chain of conditions in an expand's walk: x (col[i], i the
 // source) is read under `z * 2 < n`, but is in range for any i. (A plain
 // bound `z < n` would narrow z's range instead: lowering/guarded-ranges.arr.)
-// CHECK-LABEL: arrc_fused3_triples_expand_reduce: expand_reduce
+// The GPU plan's walk (the CPU plan folds z in a loop: FuseExpandLoop.cpp).
+// CHECK-LABEL: arrc_fused5_triples_expand_reduce: expand_reduce
 // CHECK: T arrc_get(
 // CHECK: #ifdef ARRC_CPU
 // CHECK-NEXT: int [[X:arrc_[0-9]+_cse]] = {{arrc_[0-9]+_col}}[

@@ -9,10 +9,21 @@ export int pyth(int n) = sum([1 | x <- [1..<n], y <- [x..<n], z <- [y..<(x+y)], 
 // LOW-COUNT-2: = expand (
 // LOW: = filter (
 // LOW: = reduce (
-// The (x, y) expand is materialised, then ONE expand into reduce: the
+// Two plans by device (FuseExpandLoop.cpp). CPUs: the (x, y) pairs are not
+// stored; one expand into reduce over them folds each pair's z's in a loop,
+// starting at the sum's neutral element.
+// CHECK-LABEL: export pyth(
+// CHECK: // plans by device: inner levels as loops (CPUs) or flattened (GPUs)
+// CHECK-NEXT: red_{{[0-9]+}}: int = if inner_loops_sequential() then {
+// CHECK-NEXT: // sum; {{.*}} (inner level folded in a loop)
+// CHECK-NEXT: red_{{[0-9]+}}: int = expand into reduce (i_{{[0-9]+}} < n_{{[0-9]+}}) size {
+// CHECK-NOT: col_
+// CHECK: part_{{[0-9]+}}: int = loop (acc_{{[0-9]+}}: int = 0) for k_{{[0-9]+}} < max((long(r_{{[0-9]+}}) - long(y_{{[0-9]+}})), 0L) {
+// CHECK: yield (acc_{{[0-9]+}} + e_{{[0-9]+}})
+// CHECK: } else {
+// GPUs: the (x, y) expand is materialised, then ONE expand into reduce: the
 // filter's keep flag guards the element, the sum's operator folds it (the
 // bound `z < n` narrows z's range instead: guarded-ranges.arr).
-// CHECK-LABEL: export pyth(
 // CHECK: col_{{[0-9]+}}: int{{\[\[}}*]], col_{{[0-9]+}}: int{{\[\[}}*]] = expand (
 // CHECK: red_{{[0-9]+}}: int = expand into reduce (i_{{[0-9]+}} < col_{{[0-9]+}}.shape(0)) size {
 // CHECK: select((n_{{[0-9]+}} <
@@ -22,6 +33,7 @@ export int pyth(int n) = sum([1 | x <- [1..<n], y <- [x..<n], z <- [y..<(x+y)], 
 // CHECK-NEXT: yield (x_{{[0-9]+}} + y_{{[0-9]+}})
 // CHECK-NEXT: } ne (0)
 // CHECK-NEXT: yield red_
+// CHECK-NEXT: }
 // CHECK-NOT: filter
 // CHECK-LABEL: export triples(
 export (int,int,int)[[*]] triples(int n) = [(x, y, z) | x <- [1..<n], y <- [x..<n], z <- [y..<(x+y)], z < n, x*x + y*y == z*z];
