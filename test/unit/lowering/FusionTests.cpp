@@ -126,11 +126,24 @@ TEST_CASE("expand into reduce: Pythagorean count, double and long sums, a tuple 
         for (int z = y; z < x + y; ++z) ref += z < n && x * x + y * y == z * z;
     CHECK(run2(c, "pyth", {Value::scalarInt(n)})[0].i == ref);
   }
-  // pyth: the (x, y) expand is materialised, then ONE expand into reduce.
+  // pyth: plans by device (FuseExpandLoop.cpp). GPUs: the (x, y) expand is
+  // materialised, then ONE expand into reduce. CPUs: one expand into reduce
+  // over the pairs, each folding its z's in a loop.
   auto &py = fn(c.optimized, "pyth").body;
-  CHECK(expands(py, ir::Expand::Array) == 1);
-  CHECK(expands(py, ir::Expand::Reduce) == 1);
-  CHECK(topSoacs(py) == 2);
+  REQUIRE(py.stmts.size() >= 1);
+  const ir::Stmt *plans = nullptr;
+  for (auto &st : py.stmts)
+    if (st->kind == ir::StmtKind::If) plans = st.get();
+  REQUIRE(plans != nullptr);
+  auto &cpu = static_cast<const ir::If &>(*plans).thenB, &gpu = static_cast<const ir::If &>(*plans).elseB;
+  CHECK(static_cast<const ir::If &>(*plans).cond->fn == "inner_loops_sequential");
+  CHECK(expands(gpu, ir::Expand::Array) == 1);
+  CHECK(expands(gpu, ir::Expand::Reduce) == 1);
+  CHECK(topSoacs(gpu) == 2);
+  CHECK(expands(cpu, ir::Expand::Array) == 0);
+  CHECK(expands(cpu, ir::Expand::Reduce) == 1);
+  CHECK(topSoacs(cpu) == 1);
+  CHECK(countKind(cpu, ir::StmtKind::Loop) == 1);
   CHECK(countKind(py, ir::StmtKind::Filter) == 0);
   CHECK(countKind(py, ir::StmtKind::Reduce) == 0);
   CHECK(countKind(fn(c.lowered, "pyth").body, ir::StmtKind::Filter) == 1);
