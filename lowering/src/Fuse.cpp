@@ -630,7 +630,7 @@ bool fuseBlock(Ctx &c) {
     if (ci < 0) continue;
     size_t cj = size_t(ci);
     if (static_cast<Expand &>(P).into == Expand::Filter) {
-      if (filterIntoConsumer(c, pi, cj)) return true;
+      if (filterIntoConsumer(c, pi, cj) || fuseExpandLoop(c.m, b, pi, cj, c.uses, c.resultVars)) return true;
     } else if (expandIntoConsumer(c, pi, cj) || expandIntoMap(c, pi, cj) ||
                fuseExpandLoop(c.m, b, pi, cj, c.uses, c.resultVars)) {
       return true;

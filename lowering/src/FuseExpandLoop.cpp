@@ -20,6 +20,10 @@
 // inner_loops_sequential() (arrc::Context::inner_loops_sequential: CPUs),
 // the other the two Expands as they were.
 //
+// The producer may be an Expand into Filter (a filter between the two
+// generators): its element's fold then runs only where the filter keeps the
+// pair, as the compacted pairs did.
+//
 // Conditions: the consumer reads the producer's outputs only at its own
 // (outer) index, in its size and its body, over the producer's whole
 // length; its operator's neutral element is an identity (so starting each
@@ -42,7 +46,7 @@ bool fuseExpandLoop(ir::Module &m, ir::Block &b, size_t pi, size_t ci, std::map<
   if (b.stmts[pi]->kind != StmtKind::Expand || b.stmts[ci]->kind != StmtKind::Expand) return false;
   auto &pe = static_cast<Expand &>(*b.stmts[pi]);
   auto &ce = static_cast<Expand &>(*b.stmts[ci]);
-  if (pe.into != Expand::Array || ce.into != Expand::Reduce || pe.size.results.size() != 1 ||
+  if ((pe.into != Expand::Array && pe.into != Expand::Filter) || ce.into != Expand::Reduce || pe.size.results.size() != 1 ||
       ce.size.results.size() != 1 || !neutralIsIdentity(ce.op, ce.ne))
     return false;
   for (int o : pe.outs)
@@ -80,7 +84,11 @@ bool fuseExpandLoop(ir::Module &m, ir::Block &b, size_t pi, size_t ci, std::map<
   std::map<int, ExpP> s2{{pe.index, varExp(m, fe->index)}, {pe.inner, varExp(m, fe->inner)}};
   Block pair = cloneFresh(m, pe.body, s2);
   std::map<int, ExpP> value;
-  for (size_t k = 0; k < pe.outs.size(); ++k) value[pe.outs[k]] = pair.results[k];
+  // an Expand into Filter yields (keep, values...): its kept pairs only
+  const bool filtered = pe.into == Expand::Filter;
+  const size_t first = filtered ? 1 : 0;
+  if (pair.results.size() != pe.outs.size() + first) return false;
+  for (size_t k = 0; k < pe.outs.size(); ++k) value[pe.outs[k]] = pair.results[first + k];
   std::map<int, ExpP> none;
   Block sz = cloneFresh(m, ce.size, none);
   replaceReads(sz, value);
@@ -109,13 +117,26 @@ bool fuseExpandLoop(ir::Module &m, ir::Block &b, size_t pi, size_t ci, std::map<
   loop->body.stmts.insert(loop->body.stmts.end(), opb.stmts.begin(), opb.stmts.end());
   loop->body.results = opb.results;
   fe->body.stmts = pair.stmts;
-  fe->body.stmts.insert(fe->body.stmts.end(), sz.stmts.begin(), sz.stmts.end());
-  for (auto &e : ce.ne) {
-    int o = m.newVar("part", e->type);
-    loop->outs.push_back(o);
-    fe->body.results.push_back(varExp(m, o));
+  for (auto &e : ce.ne) loop->outs.push_back(m.newVar("part", e->type));
+  if (!filtered) {
+    fe->body.stmts.insert(fe->body.stmts.end(), sz.stmts.begin(), sz.stmts.end());
+    fe->body.stmts.push_back(loop);
+    for (int o : loop->outs) fe->body.results.push_back(varExp(m, o));
+  } else {
+    // a pair the filter drops adds nothing: its size and elements are not
+    // evaluated, as in the compacted form
+    auto kept = std::make_shared<ir::If>();
+    kept->cond = pair.results[0];
+    kept->thenB.stmts = sz.stmts;
+    kept->thenB.stmts.push_back(loop);
+    for (size_t k = 0; k < ce.ne.size(); ++k) {
+      kept->thenB.results.push_back(varExp(m, loop->outs[k]));
+      kept->elseB.results.push_back(ce.ne[k]);
+      kept->outs.push_back(m.newVar("part", ce.ne[k]->type));
+      fe->body.results.push_back(varExp(m, kept->outs.back()));
+    }
+    fe->body.stmts.push_back(kept);
   }
-  fe->body.stmts.push_back(loop);
   // the fused operator: the consumer's, with fresh parameters
   std::map<int, ExpP> s5;
   fe->op.params.clear();

@@ -14,6 +14,30 @@
 // in: 300
 // out: 207
 export int pyth(int n) = sum([1 | x <- [1..<n], y <- [x..<n], z <- [y..<(x+y)], z < n, x*x + y*y == z*z]);
+// a filter between the generators (an expand into filter feeding the
+// reduce; on CPUs one expand into reduce whose pairs fold their z's in a
+// loop where the filter keeps them: FuseExpandLoop)
+// == test
+// in: 1
+// out: 0
+// in: 30
+// out: 9
+// in: 300
+// out: 157
+export int pythf(int n) =
+  sum([1 | x <- [1..<n], y <- [x..<n], (x + y) % 3 != 0, z <- [y..<(x+y)], z < n, x*x + y*y == z*z]);
+// the same with a double sum and ranges that start at 0
+// == test
+// in: 0
+// out: 0.0
+// in: 1
+// out: 0.0
+// in: 12
+// out: 600.0
+// in: 200
+// out: 51189072.0
+export double wfilt(int n) =
+  sum([double(x) * 0.5 + double(z) | x <- [0..<n], y <- [0..<x], (x * y) % 3 == 1, z <- [y..<x]]);
 // expand into filter (three components)
 // == test
 // in: 1

@@ -20,6 +20,16 @@ def triples(n):
             if z < n and x * x + y * y == z * z]
 
 
+def pythf(n):
+    return sum(1 for x in range(1, n) for y in range(x, n) if (x + y) % 3 != 0
+               for z in range(y, x + y) if z < n and x * x + y * y == z * z)
+
+
+def wfilt(n):
+    return float(sum(x * 0.5 + z for x in range(n) for y in range(x) if (x * y) % 3 == 1
+                     for z in range(y, x)))
+
+
 def wsum(n):
     a = [(i % 7) * 0.5 for i in range(n)]
     return float(sum(a[i] * float(j) for i in range(n) for j in range(i)))
@@ -163,6 +173,10 @@ if __name__ == "__main__":
         print("pyth", n, "==>", fmt(pyth(n)))
     for n in (1, 30):
         print("triples", n, "==>", fmt(triples(n)))
+    for n in (1, 30, 300):
+        print("pythf", n, "==>", fmt(pythf(n)))
+    for n in (0, 1, 12, 200):
+        print("wfilt", n, "==>", fmt(wfilt(n)))
     for n in (0, 10, 1000):
         print("wsum", n, "==>", fmt(wsum(n)))
     for n in (0, 7, 2000):

@@ -116,3 +116,18 @@ export int[[*]] ff(int[[*]] xs) = filter(\y -> y > 1, filter(\x -> x % 2 == 0, x
 // CHECK-NEXT: }
 // CHECK-NEXT: yield f_[[K]], f_[[V]]
 // CHECK-NOT: = filter (
+
+// A filter between the generators: the pairs come from an expand into
+// filter; on CPUs the fused element folds a pair's z's only where the filter
+// keeps it (the dropped pairs evaluate neither the size nor the elements).
+export int pythf(int n) = sum([1 | x <- [1..<n], y <- [x..<n], (x + y) % 3 != 0, z <- [y..<(x+y)], z < n, x*x + y*y == z*z]);
+// CHECK-LABEL: export pythf(
+// CHECK: = if inner_loops_sequential() then {
+// CHECK-NEXT: // sum; {{.*}} (inner level folded in a loop)
+// CHECK: part_{{[0-9]+}}: int = if c_{{[0-9]+}} then {
+// CHECK: part_{{[0-9]+}}: int = loop (acc_{{[0-9]+}}: int = 0) for k_{{[0-9]+}} <
+// CHECK: } else {
+// CHECK-NEXT: yield 0
+// CHECK: } else {
+// CHECK: col_{{[0-9]+}}: int{{\[\[}}*]], col_{{[0-9]+}}: int{{\[\[}}*]] = expand into filter (
+// CHECK: = expand into reduce (i_{{[0-9]+}} < col_{{[0-9]+}}.shape(0)) size {
