@@ -437,17 +437,6 @@ bool expandIntoSmallReduce(Ctx &c, size_t pi, size_t ci, int lenLet) {
   int nj = c.m.newVar("j", scalarT(ScalarKind::Long));
   std::map<int, ExpP> s1{{pe.index, varExp(c.m, ni)}};
   Block sz = cloneFresh(c.m, pe.size, s1);
-  auto loop = std::make_shared<ir::Loop>();
-  loop->form = ir::Loop::For;
-  loop->count = sz.results[0];
-  loop->index = nj;
-  loop->init = cr.ne;
-  std::vector<ExpP> accs;
-  for (auto &e : cr.ne) {
-    int pv = c.m.newVar("acc", e->type);
-    loop->params.push_back(pv);
-    accs.push_back(varExp(c.m, pv));
-  }
   std::map<int, ExpP> s2{{pe.index, varExp(c.m, ni)}, {pe.inner, varExp(c.m, nj)}};
   Block eb = cloneFresh(c.m, pe.body, s2);
   std::map<int, ExpP> repl;
@@ -455,26 +444,11 @@ bool expandIntoSmallReduce(Ctx &c, size_t pi, size_t ci, int lenLet) {
   std::map<int, ExpP> s3;
   Block elem = cloneFresh(c.m, cr.body, s3);
   replaceReads(elem, repl);
-  std::map<int, ExpP> s4;
-  size_t K = cr.ne.size();
-  for (size_t k = 0; k < K; ++k) {
-    s4[cr.op.params[k]] = accs[k];
-    s4[cr.op.params[K + k]] = elem.results[k];
-  }
-  Block opb = cloneFresh(c.m, cr.op.body, s4);
-  Block lb;
-  lb.stmts = eb.stmts;
-  lb.stmts.insert(lb.stmts.end(), elem.stmts.begin(), elem.stmts.end());
-  lb.stmts.insert(lb.stmts.end(), opb.stmts.begin(), opb.stmts.end());
-  lb.results = opb.results;
-  loop->body = lb;
+  elem.stmts.insert(elem.stmts.begin(), eb.stmts.begin(), eb.stmts.end());
+  auto loop = foldLoop(c.m, sz.results[0], nj, elem, cr.op, cr.ne);
   Block nb;
   nb.stmts = sz.stmts;
-  for (auto &e : cr.ne) {
-    int o = c.m.newVar("part", e->type);
-    loop->outs.push_back(o);
-    nb.results.push_back(varExp(c.m, o));
-  }
+  for (int o : loop->outs) nb.results.push_back(varExp(c.m, o));
   nb.stmts.push_back(loop);
   cr.body = nb;
   cr.index = ni;

@@ -30,16 +30,10 @@
 // pair's fold at it is the same sum); nothing else reads the outputs.
 #include "FuseSupport.h"
 
-#include <algorithm>
-
 namespace arrc::passes {
 using namespace ir;
 
-namespace {
-
-const char *const kNote = "plans by device: inner levels as loops (CPUs) or flattened (GPUs)";
-
-} // namespace
+const char *const kExpandLoopPlansNote = "plans by device: inner levels as loops (CPUs) or flattened (GPUs)";
 
 bool fuseExpandLoop(ir::Module &m, ir::Block &b, size_t pi, size_t ci, std::map<int, int> &uses,
                     const std::set<int> &resultVars) {
@@ -49,6 +43,10 @@ bool fuseExpandLoop(ir::Module &m, ir::Block &b, size_t pi, size_t ci, std::map<
   if ((pe.into != Expand::Array && pe.into != Expand::Filter) || ce.into != Expand::Reduce || pe.size.results.size() != 1 ||
       ce.size.results.size() != 1 || !neutralIsIdentity(ce.op, ce.ne))
     return false;
+  // an Expand into Filter yields (keep, values...): its kept pairs only
+  const bool filtered = pe.into == Expand::Filter;
+  const size_t first = filtered ? 1 : 0;
+  if (pe.body.results.size() != pe.outs.size() + first) return false;
   for (int o : pe.outs)
     if (resultVars.count(o)) return false;
   // the consumer's outer extent is the producer's length
@@ -84,40 +82,16 @@ bool fuseExpandLoop(ir::Module &m, ir::Block &b, size_t pi, size_t ci, std::map<
   std::map<int, ExpP> s2{{pe.index, varExp(m, fe->index)}, {pe.inner, varExp(m, fe->inner)}};
   Block pair = cloneFresh(m, pe.body, s2);
   std::map<int, ExpP> value;
-  // an Expand into Filter yields (keep, values...): its kept pairs only
-  const bool filtered = pe.into == Expand::Filter;
-  const size_t first = filtered ? 1 : 0;
-  if (pair.results.size() != pe.outs.size() + first) return false;
   for (size_t k = 0; k < pe.outs.size(); ++k) value[pe.outs[k]] = pair.results[first + k];
   std::map<int, ExpP> none;
   Block sz = cloneFresh(m, ce.size, none);
   replaceReads(sz, value);
-  auto loop = std::make_shared<ir::Loop>();
-  loop->form = ir::Loop::For;
-  loop->count = sz.results[0];
-  loop->index = m.newVar("k", scalarT(ScalarKind::Long));
-  loop->init = ce.ne;
-  std::vector<ExpP> accs;
-  for (auto &e : ce.ne) {
-    int pv = m.newVar("acc", e->type);
-    loop->params.push_back(pv);
-    accs.push_back(varExp(m, pv));
-  }
-  std::map<int, ExpP> s3{{ce.inner, varExp(m, loop->index)}};
+  int k = m.newVar("k", scalarT(ScalarKind::Long));
+  std::map<int, ExpP> s3{{ce.inner, varExp(m, k)}};
   Block elem = cloneFresh(m, ce.body, s3);
   replaceReads(elem, value);
-  size_t K = ce.ne.size();
-  std::map<int, ExpP> s4;
-  for (size_t k = 0; k < K; ++k) {
-    s4[ce.op.params[k]] = accs[k];
-    s4[ce.op.params[K + k]] = elem.results[k];
-  }
-  Block opb = cloneFresh(m, ce.op.body, s4);
-  loop->body.stmts = elem.stmts;
-  loop->body.stmts.insert(loop->body.stmts.end(), opb.stmts.begin(), opb.stmts.end());
-  loop->body.results = opb.results;
+  auto loop = foldLoop(m, sz.results[0], k, elem, ce.op, ce.ne);
   fe->body.stmts = pair.stmts;
-  for (auto &e : ce.ne) loop->outs.push_back(m.newVar("part", e->type));
   if (!filtered) {
     fe->body.stmts.insert(fe->body.stmts.end(), sz.stmts.begin(), sz.stmts.end());
     fe->body.stmts.push_back(loop);
@@ -153,7 +127,7 @@ bool fuseExpandLoop(ir::Module &m, ir::Block &b, size_t pi, size_t ci, std::map<
 
   // Two plans: the fused Expand (CPUs), the two Expands as they were (GPUs).
   auto plans = std::make_shared<ir::If>();
-  plans->note = kNote;
+  plans->note = kExpandLoopPlansNote;
   plans->span = ce.span;
   plans->cond = callExp("inner_loops_sequential", {}, ScalarKind::Bool);
   for (int o : ce.outs) {

@@ -342,7 +342,9 @@ struct Fuser {
 
 const char *const kDevicePlansNote = "plans by device: one pass (CPUs) or the map, then the hists (GPUs)";
 
-bool isDevicePlans(const ir::Stmt &s) { return s.kind == StmtKind::If && s.note.rfind("plans by device:", 0) == 0; }
+bool isDevicePlans(const ir::Stmt &s) {
+  return s.kind == StmtKind::If && (s.note == kDevicePlansNote || s.note == kExpandLoopPlansNote);
+}
 
 bool fuseMultiHist(ir::Module &m, ir::Block &b, std::map<int, int> &uses, const std::set<int> &resultVars) {
   Fuser f{m, b, uses, resultVars};

@@ -172,6 +172,29 @@ void DimFacts::assume(const ExpP &cond) {
   if (a != b) parent_[a] = b;
 }
 
+std::shared_ptr<ir::Loop> foldLoop(ir::Module &m, const ExpP &count, int index, const Block &elem,
+                                   const ir::Lambda &op, const std::vector<ExpP> &ne) {
+  auto loop = std::make_shared<ir::Loop>();
+  loop->form = ir::Loop::For;
+  loop->count = count;
+  loop->index = index;
+  loop->init = ne;
+  size_t K = ne.size();
+  std::map<int, ExpP> s;
+  for (size_t k = 0; k < K; ++k) {
+    int acc = m.newVar("acc", ne[k]->type);
+    loop->params.push_back(acc);
+    s[op.params[k]] = varExp(m, acc);
+    s[op.params[K + k]] = elem.results[k];
+    loop->outs.push_back(m.newVar("part", ne[k]->type));
+  }
+  Block opb = cloneFresh(m, op.body, s);
+  loop->body.stmts = elem.stmts;
+  loop->body.stmts.insert(loop->body.stmts.end(), opb.stmts.begin(), opb.stmts.end());
+  loop->body.results = opb.results;
+  return loop;
+}
+
 bool DimFacts::equal(const ExpP &a, const ExpP &b) {
   if (sameExp(a, b)) return true;
   ExpP ca = canon(a), cb = canon(b);

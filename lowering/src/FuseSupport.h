@@ -44,6 +44,13 @@ bool isLengthOf(const ir::ExpP &n, int out, const ir::Block &b, std::map<int, in
 // (a Let taking only the length Shape(outs[0], 0) is skipped), or -1.
 int firstConsumer(const ir::Block &b, size_t pi, const std::vector<int> &outs);
 
+// A Loop for k < count folding the elements of `elem` (its statements and
+// results, already reading the counter `index`) into `ne` with `op`, whose
+// outs are fresh "part" variables (the sequential fold of an inner level:
+// Fuse.cpp's small inner sizes, FuseExpandLoop.cpp).
+std::shared_ptr<ir::Loop> foldLoop(ir::Module &m, const ir::ExpP &count, int index, const ir::Block &elem,
+                                   const ir::Lambda &op, const std::vector<ir::ExpP> &ne);
+
 // Equalities of host extents known before statement `upto` of a block:
 // Let-bound scalars are looked through, Shape of a Map output or a View is
 // its dims, and the two sides of each `==` asserted by an earlier Check
@@ -68,7 +75,8 @@ bool fuseHorizontal(ir::Module &m, ir::Block &b);
 // A Map and the Hists reading it as one MultiHist (FuseMultiHist.cpp), in
 // an If whose other branch keeps them as they were (the device chooses).
 bool fuseMultiHist(ir::Module &m, ir::Block &b, std::map<int, int> &uses, const std::set<int> &resultVars);
-extern const char *const kDevicePlansNote;
+extern const char *const kDevicePlansNote;     // FuseMultiHist's
+extern const char *const kExpandLoopPlansNote; // FuseExpandLoop's
 // An If of plans by device (FuseMultiHist's, FuseExpandLoop's): its
 // then-branch the CPUs' plan, its else-branch the GPUs'.
 bool isDevicePlans(const ir::Stmt &s);

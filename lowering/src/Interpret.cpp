@@ -335,8 +335,8 @@ struct Interp {
     const std::string &f = e->fn;
     ScalarKind k = e->type.elem;
     if (f == "isnan") return Value::boolean(a[0].isFloat() && std::isnan(a[0].f));
-    if (f == "items_in_one_pass") return Value::boolean(true);
-    if (f == "inner_loops_sequential") return Value::boolean(true);  // either plan gives the same result
+    // plans by device: either gives the same result
+    if (f == "items_in_one_pass" || f == "inner_loops_sequential") return Value::boolean(true);
     if (!isFloatKind(k)) {
       int64_t x = a.empty() ? 0 : a[0].i;
       if (f == "abs") return Value::scalarInt(x < 0 ? -x : x, k);
