@@ -425,19 +425,20 @@ bool Generator::ifConvertible(const ir::If &x, int &budget) const {
   return true;
 }
 
-// The terms e_i of a reduce's float sums `for k < n: p_i = p_i + e_i` (no
-// p used anywhere else in the body; several after JamLoops), or none.
-std::vector<const ExpP *> Generator::splitSum(const ir::Loop &x) const {
-  // three sums or more (JamLoops run twice) are as many chains already
-  if (!x.reassoc || x.form != ir::Loop::For || x.params.empty() || x.params.size() > 2 ||
-      x.body.results.size() != x.params.size())
+// The terms e_i of a reduce's sums `for k < n: p_i = p_i + e_i` (no p used
+// anywhere else in the body; several after JamLoops), or none; float sums
+// only unless `integers`.
+std::vector<const ExpP *> Generator::sumTerms(const ir::Loop &x, bool integers) const {
+  if (!x.reassoc || x.form != ir::Loop::For || x.params.empty() || x.body.results.size() != x.params.size())
     return {};
   // each state variable p_i: p_i + term_i, no term and no statement reading any p
   std::vector<const ExpP *> terms;
   std::set<int> ps(x.params.begin(), x.params.end());
   for (size_t i = 0; i < x.params.size(); ++i) {
     const ir::Type &t = typeOf(x.params[i]);
-    if (t.rank != 0 || (t.elem != ScalarKind::Float && t.elem != ScalarKind::Double)) return {};
+    bool ok = t.elem == ScalarKind::Float || t.elem == ScalarKind::Double ||
+              (integers && (t.elem == ScalarKind::Int || t.elem == ScalarKind::Long));
+    if (t.rank != 0 || !ok) return {};
     const ExpP &r = x.body.results[i];
     if (r->kind != Exp::Binary || r->binop != BinOp::Add || r->args.size() != 2) return {};
     int p = x.params[i];
@@ -464,7 +465,16 @@ std::vector<const ExpP *> Generator::splitSum(const ir::Loop &x) const {
     forEachBlock(static_cast<const Stmt &>(*st), [&](const Block &in) { blk(in); });
   }
   for (const ExpP *term : terms) ex(*term);
-  if (uses) return {};
+  return uses ? std::vector<const ExpP *>{} : terms;
+}
+
+// The terms of sumTerms' float sums where splitting them into partial sums
+// pays on CPUs (below), or none.
+std::vector<const ExpP *> Generator::splitSum(const ir::Loop &x) const {
+  // three sums or more (JamLoops run twice) are as many chains already
+  if (x.params.size() > 2) return {};
+  std::vector<const ExpP *> terms = sumTerms(x, false);
+  if (terms.empty()) return {};
   // Only where k indexes the last (contiguous) axis of what the body reads,
   // directly: a strided walk (dgemm's B[k, j]) or a gather (SpMV's
   // x[cols[k]]) is bound by its loads, not by the additions, and the four
@@ -508,12 +518,16 @@ std::vector<const ExpP *> Generator::splitSum(const ir::Loop &x) const {
 
 // A device loop (splitSum's CPU form included); its results declared here
 // (declareOuts) or assigned to variables declared before.
+// A long row's loop (strideLoop_, SoacMapLongRows.cpp) is one lane's share:
+// every strideStep_-th k from strideStart_, its sums from zero.
 void Generator::devLoop(Code &c, const ir::Loop &x, bool declareOuts) {
+  const bool strided = &x == strideLoop_;
   for (size_t i = 0; i < x.params.size(); ++i) {
     if (typeOf(x.params[i]).rank > 0) fail("array-valued loop inside a kernel");
-    c.line(decl(x.params[i], true) + " = " + exp(x.init.at(i), true) + ";");
+    c.line(decl(x.params[i], true) + " = " + (strided ? zeroOf(typeOf(x.params[i]).elem) : exp(x.init.at(i), true)) +
+           ";");
   }
-  const std::vector<const ExpP *> terms = splitSum(x);
+  const std::vector<const ExpP *> terms = strided ? std::vector<const ExpP *>{} : splitSum(x);
   if (!terms.empty()) {
     // Float sums of a reduce (associative): on CPU devices four partial
     // sums each, so that four chains of additions overlap instead of one
@@ -566,7 +580,11 @@ void Generator::devLoop(Code &c, const ir::Loop &x, bool declareOuts) {
   if (x.form == ir::Loop::For) {
     std::string iv = devName(x.index);
     std::string it = clScalar(typeOf(x.index).elem);
-    c.open("for (" + it + " " + iv + " = 0; " + iv + " < " + exp(x.count, true) + "; ++" + iv + ")");
+    if (strided)
+      c.open("for (" + it + " " + iv + " = " + strideStart_ + "; " + iv + " < " + exp(x.count, true) + "; " + iv +
+             " += " + strideStep_ + ")");
+    else
+      c.open("for (" + it + " " + iv + " = 0; " + iv + " < " + exp(x.count, true) + "; ++" + iv + ")");
   } else {
     c.open("for (;;)");
     devBlock(c, x.cond);

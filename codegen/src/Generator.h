@@ -42,6 +42,7 @@ std::string quote(const std::string &s); // a C++ string literal
 // C++ in values / in buffers.
 const char *clScalar(ScalarKind k);
 const char *clStore(ScalarKind k);
+const char *zeroOf(ScalarKind k); // the identity of + in OpenCL C
 const char *cppScalar(ScalarKind k);
 const char *cppStore(ScalarKind k);
 std::string cppArray(ScalarKind k, int rank);
@@ -152,6 +153,10 @@ private:
   bool mayRaise_ = false;            // device code of this function can raise an error
   std::set<int> staged_;             // matrices whose rows the current map kernel staged
   std::set<const Exp *> uncheckedReads_; // checked reads emitted without their check (rangeReads)
+  // The loop of a long row that a work-group's lanes share (SoacMapLongRows.cpp):
+  // devLoop runs its counter from strideStart_ in steps of strideStep_.
+  const ir::Loop *strideLoop_ = nullptr;
+  std::string strideStart_, strideStep_;
   // The CPU tile schedule of the current map kernel (SoacMapLanes.cpp): each
   // value's lane class (bit 1: the row lane, bit 2: the column lane) and the tile.
   std::map<int, int> laneClass_;
@@ -203,6 +208,7 @@ private:
                      const std::vector<std::string> &args, const std::string &unit = "");
   // "A.weight(r-1) == 1 && ..." over the arrays among vars ("" if none).
   std::string unitStride(const std::set<int> &vars) const;
+  std::vector<const ExpP *> sumTerms(const ir::Loop &x, bool integers) const; // per state variable, or none
   std::vector<const ExpP *> splitSum(const ir::Loop &x) const; // per state variable, or none
   bool ifConvertible(const ir::If &x, int &budget) const;
 
@@ -269,6 +275,12 @@ private:
   void laneTile(Code &k, const Map &x, const std::vector<std::string> &dims, const std::function<void()> &store,
                 bool edge);
   bool laneAnalyze(const Block &b);
+  // GPU schedule of a map whose element ends in a sum over an irregular
+  // range (SoacMapLongRows.cpp): rows longer than a threshold shared by
+  // their work-group's lanes
+  static constexpr int kLongRowGroup = 256; // its work-group (the local arrays' length)
+  const ir::Loop *longRowLoop(const Map &x) const;
+  void longRowPart(Code &k, const Map &x, const ir::Loop &loop, const std::function<void()> &store);
   bool laneGathers(const Block &b, bool inLoop) const;
   bool laneInterchangeable(const ir::Loop &x) const;
   int laneClassOf(const ExpP &e) const;

@@ -224,6 +224,16 @@ void Generator::map(const Map &x) {
     local = "stage_wg ? arrc::NDRange(stage_wg) : " + local;
   }
   if (lanes) h(std::string("const bool lanes = ") + (staged.empty() ? "" : "!stage_wg && ") + "arrc::gen::map_lanes(ctx);");
+  // GPUs: long rows shared by a work-group (SoacMapLongRows.cpp)
+  const ir::Loop *longRows = staged.empty() ? longRowLoop(x) : nullptr;
+  if (longRows) {
+    h(std::string("const int64_t lr_min = ") + (lanes ? "lanes ? 0 : " : "") + "ctx.long_row_min();");
+    ocl.push_back("long lr_min");
+    oh.push_back("lr_min");
+    const std::string G = std::to_string(kLongRowGroup);
+    global = "lr_min ? arrc::NDRange(arrc::round_up(size_t(d0), " + G + ")) : " + global;
+    local = "lr_min ? arrc::NDRange(" + G + ") : " + local;
+  }
   h("if (" + cond + ")");
   h("  " + launch(kn, global, local, oh, unitStride(fv)));
   host_->close();
@@ -269,6 +279,7 @@ void Generator::map(const Map &x) {
     k.line("barrier(CLK_LOCAL_MEM_FENCE);");
     k.line("if (" + devName(x.index[0]) + " >= d0) return;");
   }
+  if (longRows) longRowPart(k, x, *longRows, store);
   devBlock(k, x.body);
   if (!x.outs.empty()) store();
   staged_.clear();

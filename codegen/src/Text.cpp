@@ -68,6 +68,15 @@ const char *clScalar(ScalarKind k) {
   }
   return "int";
 }
+// The identity of + in OpenCL C (-0.0: a float sum of nothing but -0.0 keeps its sign).
+const char *zeroOf(ScalarKind k) {
+  switch (k) {
+  case ScalarKind::Float: return "-0.0f";
+  case ScalarKind::Double: return "-0.0";
+  case ScalarKind::Long: return "0L";
+  default: return "0";
+  }
+}
 // Device storage (buffers, kernel scalar arguments): bool is one byte.
 const char *clStore(ScalarKind k) { return k == ScalarKind::Bool ? "uchar" : clScalar(k); }
 const char *cppScalar(ScalarKind k) {

@@ -521,6 +521,7 @@ cl_program ContextImpl::build(const ProgramSource& src) {
   // generated map kernels stage rows on a CPU device only when forced;
   // otherwise their reads skip the staged copy's condition there
   if (!gpu && stage_rows) opts += " -DARRC_CPU_STAGING=1";
+  if (!gpu && long_row_min > 0) opts += " -DARRC_CPU_LONG_ROWS=1";
   // The device compiler's warnings (PoCL prints them on stderr itself) stay
   // out of the user's output; $ARRC_BUILD_LOG shows them with the build log.
   if (!getenv_nonempty("ARRC_BUILD_LOG")) opts += " -w";
@@ -746,6 +747,12 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
   c.max_alloc = device_val<cl_ulong>(c.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
   c.global_mem = device_val<cl_ulong>(c.device, CL_DEVICE_GLOBAL_MEM_SIZE);
   c.max_wg = device_val<size_t>(c.device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  {
+    // long rows shared by a work-group of 256 (generated map kernels)
+    const char* lr = getenv_nonempty("ARRC_LONG_ROWS");
+    c.long_row_min = lr ? std::max<long long>(0, std::atoll(lr)) : c.gpu ? 256 : 0;
+    if (c.max_wg < 256) c.long_row_min = 0;
+  }
   c.compute_units = device_val<cl_uint>(c.device, CL_DEVICE_MAX_COMPUTE_UNITS);
   c.local_mem = device_val<cl_ulong>(c.device, CL_DEVICE_LOCAL_MEM_SIZE);
   if (c.gpu && ext.find("cl_nv_device_attribute_query") != std::string::npos) {
@@ -812,6 +819,7 @@ bool Context::map_lanes() const { return impl_->map_lanes; }
 bool Context::stage_rows() const { return impl_->stage_rows; }
 bool Context::items_in_one_pass() const { return impl_->items_in_one_pass; }
 bool Context::inner_loops_sequential() const { return impl_->inner_loops_sequential; }
+int64_t Context::long_row_min() const { return impl_->long_row_min; }
 bool Context::supports_fp64() const { return impl_->fp64; }
 size_t Context::max_alloc_bytes() const { return impl_->max_alloc; }
 size_t Context::global_mem_bytes() const { return impl_->global_mem; }

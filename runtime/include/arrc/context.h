@@ -207,6 +207,11 @@ public:
   // vectorises), or flattens it (GPUs: the work of short and long inner
   // ranges balances across a warp). ARRC_INNER_LOOPS=1 or 0 forces it.
   bool inner_loops_sequential() const;
+  // The count above which a generated map's element that sums over an
+  // irregular range (CSR SpMV's rows) is shared by its work-group's 256
+  // work-items instead of one (GPUs: 256); 0: never. ARRC_LONG_ROWS=0 turns
+  // it off, =n sets it (on a CPU device too, built with -DARRC_CPU_LONG_ROWS).
+  int64_t long_row_min() const;
   bool supports_fp64() const;
   size_t max_alloc_bytes() const;      // CL_DEVICE_MAX_MEM_ALLOC_SIZE
   size_t global_mem_bytes() const;
