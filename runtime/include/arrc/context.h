@@ -209,7 +209,7 @@ public:
   bool inner_loops_sequential() const;
   // The count above which a generated map's element that sums over an
   // irregular range (CSR SpMV's rows) is shared by its work-group's 256
-  // work-items instead of one (GPUs: 256); 0: never. ARRC_LONG_ROWS=0 turns
+  // work-items instead of one (GPUs: 128); 0: never. ARRC_LONG_ROWS=0 turns
   // it off, =n sets it (on a CPU device too, built with -DARRC_CPU_LONG_ROWS).
   int64_t long_row_min() const;
   bool supports_fp64() const;

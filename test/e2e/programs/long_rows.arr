@@ -1,5 +1,5 @@
 // Maps whose element is a sum over a range read from memory (CSR SpMV's
-// shape). On GPUs the rows longer than arrc::Context::long_row_min() (256)
+// shape). On GPUs the rows longer than arrc::Context::long_row_min() (128)
 // are shared by their work-group's work-items (codegen/src/SoacMapLongRows.cpp);
 // ctest e2e.long_rows_shared runs these on PoCL with ARRC_LONG_ROWS=2, so
 // every row of 3 or more is shared there. Row lengths 0, 1, 256, 257 and
