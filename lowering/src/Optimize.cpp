@@ -6,7 +6,8 @@
 //   4. simplify, deadCode
 //   5. boundsChecks (reads and guards proven in range lose their checks;
 //                 guards met first by every element become host Checks),
-//                 simplify, deadCode
+//                 foldViews (unchecked reads through a transpose read its
+//                 source), simplify, deadCode
 //   6. jamLoops   (a loop over an inner loop: two steps per step, the inner
 //                 loops as one; k-means' argmin over distances)
 //      cse        (repeated subexpressions in device code)
@@ -28,6 +29,7 @@ void optimize(ir::Module &module) {
   passes::simplify(module);
   passes::deadCode(module);
   passes::boundsChecks(module);
+  passes::foldViews(module);
   passes::simplify(module);
   passes::deadCode(module);
   passes::jamLoops(module);

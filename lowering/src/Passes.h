@@ -8,6 +8,7 @@ void simplify(ir::Module &m);     // Simplify.cpp
 bool fuse(ir::Module &m);         // Fuse.cpp + FuseHorizontal.cpp + FuseMultiHist.cpp (true if something fused)
 void deadCode(ir::Module &m);     // DeadCode.cpp
 void boundsChecks(ir::Module &m); // BoundsChecks.cpp (checks proven to pass are removed)
+void foldViews(ir::Module &m);  // FoldViews.cpp (reads through a transpose read its source)
 void cse(ir::Module &m);          // CSE.cpp (repeated subexpressions in device code)
 void hoist(ir::Module &m);        // Hoist.cpp (loop-invariant Lets out of device loops)
 void jamLoops(ir::Module &m);     // JamLoops.cpp (two steps of a loop over an inner loop, jammed)

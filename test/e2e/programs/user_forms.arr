@@ -1,0 +1,33 @@
+// The benchmark's programs written the other ways a user might write them
+// (docs/performance.md, "Other forms"): each form gives the same results and
+// compiles to the same kernels as the benchmark's (lit: lowering/fold-views.arr,
+// lowering/loop-range-checks.arr). Expected values worked by hand.
+
+// dgemm as a sum over k (B[k, j] read in the loop: its row range checked
+// once before the map)
+// == test
+// in: [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]] [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
+// out: [[22.0, 28.0], [49.0, 64.0]]
+// in: [[1.0, 2.0, 3.0]] [[1.0], [2.0]]
+// error: index 2 out of bounds for axis 0 of size 2
+// in: [[1.0, 2.0]] [[1.0], [2.0], [3.0]]
+// out: [[5.0]]
+export double[[*,*]] mm_sum(double[[*,*]] A, double[[*,*]] B) =
+  [[sum([A[i, k] * B[k, j] | k <- iota(A.size(1))]) | j <- iota(B.size(1))] | i <- iota(A.size(0))];
+
+// dgemm through a transpose (rows of Bt are columns of B)
+// == test
+// in: [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]] [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
+// out: [[22.0, 28.0], [49.0, 64.0]]
+// in: [[1.0, 2.0, 3.0]] [[1.0], [2.0]]
+// error: zip of arrays of unequal sizes
+export double[[*,*]] mm_t(double[[*,*]] A, double[[*,*]] B) {
+  let Bt = transpose(B);
+  return [[dot(A[i, :], Bt[j, :]) | j <- iota(B.size(1))] | i <- iota(A.size(0))];
+}
+
+// matmul from the library
+// == test
+// in: [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]] [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
+// out: [[22.0, 28.0], [49.0, 64.0]]
+export double[[*,*]] mm_lib(double[[*,*]] A, double[[*,*]] B) = matmul(A, B);
