@@ -1072,7 +1072,7 @@ private:
     for (int round = 0; round < 8; ++round) {
       forEachBlock(s, [&](Block &in) { block(in, sc); });
       std::vector<StmtP> checks;
-      promote(s, checks);
+      promote(s, sc, checks);
       if (checks.empty()) break;
       for (auto &c : checks) out.push_back(c);
     }
@@ -1082,6 +1082,14 @@ private:
   }
 
   // --- guards that every element meets first become host Checks
+  // A loop on the walk's path: its count fixed for the SOAC.
+  struct LoopAt {
+    ir::Loop *loop;
+    ExpP count; // the count as a host expression
+    Block *body = nullptr;
+    LoopAt(ir::Loop *l, ExpP c) : loop(l), count(std::move(c)), body(&l->body) {}
+  };
+
   struct BodyOf {
     Block *body = nullptr;
     std::vector<ExpP> nonEmpty; // the SOAC has elements iff all are > 0
@@ -1113,7 +1121,7 @@ private:
   // with the guard's code and position; and ok holds in the blocks where the
   // guard was (a guard of a code whose device message is not the host one,
   // Irregular or Other, stays).
-  void promote(Stmt &s, std::vector<StmtP> &checks) {
+  void promote(Stmt &s, const Scope &sc, std::vector<StmtP> &checks) {
     BodyOf bo = bodyOf(s);
     if (!bo.body) return;
     bool headerRaises = false;
@@ -1130,7 +1138,8 @@ private:
     std::map<int, ExpP> pure; // body Lets of values fixed for the SOAC, for the host condition
     std::vector<ExpP> path;
     for (auto &d : bo.nonEmpty) path.push_back(d);
-    walkFirst(*bo.body, inner, pure, path, checks);
+    std::vector<LoopAt> loops;
+    walkFirst(*bo.body, inner, pure, path, loops, sc, checks);
   }
 
   // Whether e (through `pure` Lets) uses only values fixed for the SOAC;
@@ -1148,7 +1157,7 @@ private:
   // Returns false where something that may raise (and is not turned into a
   // host Check) was met: the walk stops there.
   bool walkFirst(Block &b, const std::set<int> &inner, std::map<int, ExpP> &pure, std::vector<ExpP> &path,
-                 std::vector<StmtP> &checks) {
+                 std::vector<LoopAt> &loops, const Scope &sc, std::vector<StmtP> &checks) {
     for (auto &s : b.stmts) {
       if (s->kind == StmtKind::Let) {
         auto &l = static_cast<Let &>(*s);
@@ -1157,7 +1166,14 @@ private:
           if (l.value->type.rank == 0 && fixedValue(l.value, inner, pure, fx)) pure[s->outs[0]] = fx;
           continue;
         }
-        if (!promoteLet(l, b, inner, pure, path, checks)) return false;
+        if (!promoteLet(l, b, inner, pure, path, checks)) {
+          // the walk stops at the read either way (its check, if moved, is
+          // proven in the next round; after a guard moved this round, the
+          // read is tried again once the guard's facts are in)
+          if (checks.empty() && !loops.empty() && &b == loops.back().body)
+            promoteLoopRead({l.value}, &l, loops.back(), inner, pure, path, sc, checks);
+          return false;
+        }
         ExpP fx;
         if (l.value->type.rank == 0 && fixedValue(l.value, inner, pure, fx)) pure[s->outs[0]] = fx;
         continue;
@@ -1172,17 +1188,156 @@ private:
           continue;
         }
         path.push_back(count);
-        bool on = walkFirst(lp.body, inner, pure, path, checks);
+        loops.push_back({&lp, count});
+        bool on = walkFirst(lp.body, inner, pure, path, loops, sc, checks);
+        loops.pop_back();
         path.pop_back();
         if (!on) return false;
         for (auto &r : lp.body.results)
-          if (hasCheckedRead(r)) return false;
+          if (hasCheckedRead(r)) {
+            if (!checks.empty()) return false;
+            // the loop's read in its results (a sum's `acc + A[i, k] * B[k, j]`)
+            LoopAt self(&lp, count);
+            std::vector<ExpP> inLoop = path;
+            inLoop.push_back(count);
+            promoteLoopRead(lp.body.results, nullptr, self, inner, pure, inLoop, sc, checks);
+            return false;
+          }
         continue;
       }
       // a while loop might not end: what follows it may never be reached
       if (s->kind == StmtKind::Loop || mayRaise(*s)) return false;
     }
     return true;
+  }
+
+  // A Let of the innermost loop on the walk's path (`for k < count`, count
+  // fixed) whose one checked read R is the only thing in the loop that can
+  // raise, reading an array fixed for the SOAC at, on one axis, base + k
+  // (exactly: the linear form shows no wrap-around for any k < count; base
+  // fixed) and, on every other axis, at a fixed index or one proven in
+  // range. Every element then evaluates R for the same indices, in the same
+  // order, before anything else can raise: R raises in the first element or
+  // never, at k = 0 if an index is out of range there (the first such axis),
+  // else at the first k with base + k == extent. So a host Check before the
+  // SOAC of `no element || some count <= 0 || base >= 0 && base + count <=
+  // extent && (fixed indices in range)`, reporting that index, is the same,
+  // and in the loop the indices are in range (dgemm written as
+  // sum([A[i, k] * B[k, j] | k <- ..]): B[k, j] checked once; the CPU tile
+  // schedule's loop then vectorises).
+  // `values`: the Let's value (`self`), or the loop's results (self null).
+  bool promoteLoopRead(const std::vector<ExpP> &values, const Stmt *self, const LoopAt &at,
+                       const std::set<int> &inner, const std::map<int, ExpP> &pure, const std::vector<ExpP> &path,
+                       const Scope &sc, std::vector<StmtP> &checks) {
+    std::vector<ExpP> reads;
+    std::function<void(const ExpP &)> find = [&](const ExpP &e) {
+      if (e->kind == Exp::Read && e->checkPos >= 0) reads.push_back(e);
+      for (auto &a : e->args) find(a);
+    };
+    for (auto &v : values) find(v);
+    if (reads.size() != 1) return false;
+    const ExpP R = reads[0];
+    if (R->args[0]->kind != Exp::Var || an_.guards().count(R->args[0]->var) || inner.count(R->args[0]->var))
+      return false;
+    // nothing else in the loop can raise
+    const ir::Loop &lp = *at.loop;
+    if (lp.form != ir::Loop::For) return false;
+    for (auto &t : lp.body.stmts)
+      if (t.get() != self && mayRaise(*t)) return false;
+    if (self)
+      for (auto &r : lp.body.results)
+        if (hasCheckedRead(r)) return false;
+    // an expression of the loop body at k = 0, its Lets substituted
+    std::map<int, ExpP> lets;
+    for (auto &t : lp.body.stmts)
+      if (t->kind == StmtKind::Let && t->outs.size() == 1) lets[t->outs[0]] = static_cast<Let &>(*t).value;
+    std::function<ExpP(const ExpP &, int)> atZero = [&](const ExpP &e, int depth) -> ExpP {
+      return rewriteExp(e, [&](const ExpP &x) -> ExpP {
+        if (x->kind != Exp::Var) return nullptr;
+        if (x->var == lp.index) return constZero(x->type.elem);
+        auto it = lets.find(x->var);
+        return it != lets.end() && depth < 32 ? atZero(it->second, depth + 1) : nullptr;
+      });
+    };
+    const std::string kKey = "v" + std::to_string(lp.index);
+    Prover prover(an_, sc);
+    int kAxis = -1;
+    const size_t rank = R->args.size() - 1;
+    std::vector<ExpP> at0(rank), ext(rank);
+    std::vector<bool> fixedAxis(rank, false);
+    for (size_t a = 0; a < rank; ++a) {
+      const ExpP &ix = R->args[1 + a];
+      if (!Prover::integral(ix)) return false;
+      ext[a] = shapeExp(R->args[0], static_cast<int>(a));
+      Env env;
+      an_.newQuestion();
+      Lin L = an_.lin(ix, sc, env);
+      auto k = L.ok ? L.t.find(kKey) : L.t.end();
+      if (L.ok && k != L.t.end()) {
+        // base + k: coefficient 1, and k nowhere else
+        Lin rest = L;
+        rest.t.erase(kKey);
+        if (kAxis >= 0 || k->second.first != 1 || mentions(rest, kKey)) return false;
+        if (!fixedValue(atZero(ix, 0), inner, pure, at0[a])) return false;
+        kAxis = static_cast<int>(a);
+        continue;
+      }
+      if (fixedValue(atZero(ix, 0), inner, pure, at0[a]) && !mentionsVar(ix, lp.index, lets)) {
+        fixedAxis[a] = true;
+        continue;
+      }
+      // any other index: proven in range, so it never fails
+      if (!(prover.le(constLong(0), ix) && prover.lt(ix, ext[a]))) return false;
+    }
+    if (kAxis < 0) return false;
+    // in range at k = 0, per axis checked here; the k axis up to count too
+    auto in = [&](size_t a) {
+      ExpP x = toLong(at0[a]);
+      return binaryExp(BinOp::And, binaryExp(BinOp::Ge, x, constLong(0)), binaryExp(BinOp::Lt, x, ext[a]));
+    };
+    ExpP ok = binaryExp(BinOp::Le, addL(toLong(at0[kAxis]), toLong(at.count)), ext[kAxis]);
+    ok = binaryExp(BinOp::And, binaryExp(BinOp::Ge, toLong(at0[kAxis]), constLong(0)), ok);
+    for (size_t a = rank; a-- > 0;)
+      if (fixedAxis[a]) ok = binaryExp(BinOp::And, in(a), ok);
+    ExpP cond = ok;
+    for (auto it = path.rbegin(); it != path.rend(); ++it)
+      cond = binaryExp(BinOp::Or, binaryExp(BinOp::Le, *it, constZero((*it)->type.elem)), cond);
+    // the error: the first axis out of range at k = 0, else the k axis at its extent
+    ExpP index = ext[kAxis], extent = ext[kAxis], axis = constLong(kAxis);
+    for (size_t a = rank; a-- > 0;) {
+      if (!fixedAxis[a] && static_cast<int>(a) != kAxis) continue;
+      ExpP bad = unaryExp(UnOp::Not, in(a));
+      index = selectExp(bad, toLong(at0[a]), index);
+      extent = selectExp(bad, ext[a], extent);
+      axis = selectExp(bad, constLong(static_cast<int64_t>(a)), axis);
+    }
+    auto c = std::make_shared<Check>();
+    c->code = Check::Bounds;
+    c->cond = cond;
+    c->pos = R->checkPos;
+    c->values = {index, extent, axis};
+    c->note = "a loop's read checked before the parallel statement (bounds-check elimination)";
+    checks.push_back(c);
+    // in the loop: R's indices in range (the Check passed, the loop runs)
+    for (size_t a = 0; a < rank; ++a)
+      if (fixedAxis[a] || static_cast<int>(a) == kAxis) {
+        const ExpP &ix = R->args[1 + a];
+        blockFacts_[at.body].push_back(binaryExp(BinOp::Ge, ix, constZero(ix->type.elem)));
+        blockFacts_[at.body].push_back(binaryExp(BinOp::Lt, toLong(ix), ext[a]));
+      }
+    return true;
+  }
+  // Whether e mentions var v, directly or through the Lets in `lets`.
+  static bool mentionsVar(const ExpP &e, int v, const std::map<int, ExpP> &lets, int depth = 0) {
+    if (!e) return false;
+    if (e->kind == Exp::Var) {
+      if (e->var == v) return true;
+      auto it = lets.find(e->var);
+      return it != lets.end() && depth < 32 && mentionsVar(it->second, v, lets, depth + 1);
+    }
+    for (auto &a : e->args)
+      if (mentionsVar(a, v, lets, depth)) return true;
+    return false;
   }
 
   // A Let whose value's only checked read is a guard over fixed values: the

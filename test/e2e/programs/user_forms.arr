@@ -31,3 +31,30 @@ export double[[*,*]] mm_t(double[[*,*]] A, double[[*,*]] B) {
 // in: [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]] [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
 // out: [[22.0, 28.0], [49.0, 64.0]]
 export double[[*,*]] mm_lib(double[[*,*]] A, double[[*,*]] B) = matmul(A, B);
+
+// A read in a loop at k on one axis and a fixed index on the other: checked
+// once before the map (the first error as the loop would raise it: the
+// fixed axis at k = 0, else the k axis at its extent); no error where the
+// map or the loop is empty. The same cases through the interpreter agree.
+// == test
+// in: [[1.0, 2.0], [3.0, 4.0]] 1 2 3
+// out: [7.0, 9.0, 11.0]
+// in: [[1.0, 2.0], [3.0, 4.0]] 5 1 2
+// error: index 5 out of bounds for axis 0 of size 2
+// in: [[1.0, 2.0], [3.0, 4.0]] -1 2 3
+// error: index -1 out of bounds for axis 0 of size 2
+// in: [[1.0, 2.0], [3.0, 4.0]] 1 3 2
+// error: index 2 out of bounds for axis 1 of size 2
+// in: [[1.0, 2.0], [3.0, 4.0]] 7 0 3
+// out: [0.0, 0.0, 0.0]
+// in: [[1.0, 2.0], [3.0, 4.0]] 7 3 0
+// out: []
+export double[[*]] rowsum(double[[*,*]] M, int r, int m, int n) = [sum([M[r, k] + double(i) | k <- iota(m)]) | i <- iota(n)];
+// == test
+// in: [[1.0, 2.0], [3.0, 4.0]] 1 2 3
+// out: [0.0, 6.0, 12.0]
+// in: [[1.0, 2.0], [3.0, 4.0]] 5 1 2
+// error: index 5 out of bounds for axis 1 of size 2
+// in: [[1.0, 2.0], [3.0, 4.0]] 1 3 2
+// error: index 2 out of bounds for axis 0 of size 2
+export double[[*]] colsum(double[[*,*]] M, int c, int m, int n) = [sum([M[k, c] * double(i) | k <- iota(m)]) | i <- iota(n)];
