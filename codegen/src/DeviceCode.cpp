@@ -81,6 +81,14 @@ static bool plainDivisor(const ExpP &b) {
   return b->kind == Exp::Const && b->ival != 0 && b->ival != -1;
 }
 
+// Whether e reads an array or calls a function (anything but arithmetic on values).
+static bool readsOrCalls(const ExpP &e) {
+  if (e->kind == Exp::Read || e->kind == Exp::Call) return true;
+  for (auto &a : e->args)
+    if (readsOrCalls(a)) return true;
+  return false;
+}
+
 std::string Generator::binary(const ExpP &e, bool dev) {
   ScalarKind k = e->args.at(0)->type.elem; // operand type
   std::string a = exp(e->args[0], dev), b = exp(e->args[1], dev);
@@ -117,8 +125,12 @@ std::string Generator::binary(const ExpP &e, bool dev) {
   case BinOp::Le: return plain("<=");
   case BinOp::Gt: return plain(">");
   case BinOp::Ge: return plain(">=");
-  case BinOp::And: return plain("&&");
-  case BinOp::Or: return plain("||");
+  // In device code, && and || over a right side that reads nothing (and so
+  // cannot raise or read out of range) are & and |: both sides are
+  // evaluated, no branch (argmin's fold `b < a || (b == a && j < i)` kept
+  // PoCL's compiler from vectorising the loop around it)
+  case BinOp::And: return plain(dev && !readsOrCalls(e->args[1]) ? "&" : "&&");
+  case BinOp::Or: return plain(dev && !readsOrCalls(e->args[1]) ? "|" : "||");
   case BinOp::BitAnd:
   case BinOp::BitOr:
   case BinOp::BitXor: {

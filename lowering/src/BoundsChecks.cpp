@@ -947,7 +947,16 @@ private:
   // false (an argmin's `int(k) < 0` for a loop counter k: one select less
   // in the fold's chain; Simplify then drops the select).
   ExpP decideComparison(const ExpP &x, const Scope &sc) {
-    if (x->kind != Exp::Binary || !isConst(x->args[0]) == !isConst(x->args[1])) return nullptr;
+    // a variable (or its int/long conversion) against a constant or another
+    // such variable (a fold's `k < p`: indexStateFacts)
+    auto simple = [](const ExpP &e) {
+      const ExpP *p = &e;
+      while ((*p)->kind == Exp::Convert) p = &(*p)->args[0];
+      return (*p)->kind == Exp::Var || isConst(*p);
+    };
+    if (x->kind != Exp::Binary || x->args.size() != 2 || (isConst(x->args[0]) && isConst(x->args[1])) ||
+        !simple(x->args[0]) || !simple(x->args[1]))
+      return nullptr;
     switch (x->binop) {
     case BinOp::Lt: case BinOp::Le: case BinOp::Gt: case BinOp::Ge: break;
     default: return nullptr;
@@ -1027,7 +1036,51 @@ private:
       ifBase_.pop_back();
       return;
     }
+    if (s.kind == StmtKind::Loop && static_cast<ir::Loop &>(s).form == ir::Loop::For) {
+      auto &x = static_cast<ir::Loop &>(s);
+      Scope in = sc;
+      indexStateFacts(x, in);
+      block(x.body, in);
+      return;
+    }
     forEachBlock(s, [&](Block &in) { block(in, sc); });
+  }
+
+  // A fold's index state: an int or long state variable p that starts at a
+  // negative constant c0 and whose next value is always p itself or the
+  // counter k (through selects: argmin's `if .. then k else p`) is, at the
+  // start of iteration k, c0 or an earlier counter: c0 <= p < k. So argmin's
+  // tie-break `k < p` (the later index wins no tie) is false, and the fold
+  // is a plain comparison (docs/lowering.md, "Facts").
+  void indexStateFacts(const ir::Loop &x, Scope &sc) {
+    if (x.params.size() != x.init.size() || x.body.results.size() != x.params.size()) return;
+    Env env;
+    an_.newQuestion();
+    const std::string kKey = linKey(an_.lin(varExp(m_, x.index), sc, env));
+    for (size_t i = 0; i < x.params.size(); ++i) {
+      const int p = x.params[i];
+      ScalarKind pk = m_.vars.at(static_cast<size_t>(p)).type.elem;
+      int64_t c0;
+      if ((pk != ScalarKind::Int && pk != ScalarKind::Long) || !constValue(x.init[i], c0) || c0 >= 0) continue;
+      // every leaf of the select tree (through the body's Lets) is p or k
+      std::function<bool(const ExpP &, int)> leaves = [&](const ExpP &e, int depth) -> bool {
+        if (depth > 16) return false;
+        if (e->kind == Exp::Select) return leaves(e->args[1], depth + 1) && leaves(e->args[2], depth + 1);
+        if (e->kind == Exp::Var && e->var == p) return true;
+        if (e->kind == Exp::Var) {
+          const ExpP *d = an_.def(e->var);
+          if (d && (*d)->kind == Exp::Select) return leaves(*d, depth + 1);
+        }
+        Env env2;
+        an_.newQuestion();
+        Lin l = an_.lin(e, sc, env2);
+        return l.ok && linKey(l) == kKey;
+      };
+      if (!leaves(x.body.results[i], 0)) continue;
+      ExpP pv = toLong(varExp(m_, p));
+      addFact(sc, binaryExp(BinOp::Lt, pv, varExp(m_, x.index)), false);
+      addFact(sc, binaryExp(BinOp::Ge, pv, constLong(c0)), false);
+    }
   }
 
   // --- host
@@ -1216,7 +1269,8 @@ private:
   // raise, reading an array fixed for the SOAC at, on one axis, base + k
   // (exactly: the linear form shows no wrap-around for any k < count; base
   // fixed) and, on every other axis, at a fixed index or one proven in
-  // range. Every element then evaluates R for the same indices, in the same
+  // range (R may be written several times, at other positions: the first
+  // in evaluation order raises first). Every element then evaluates R for the same indices, in the same
   // order, before anything else can raise: R raises in the first element or
   // never, at k = 0 if an index is out of range there (the first such axis),
   // else at the first k with base + k == extent. So a host Check before the
@@ -1235,7 +1289,11 @@ private:
       for (auto &a : e->args) find(a);
     };
     for (auto &v : values) find(v);
-    if (reads.size() != 1) return false;
+    // one read, or the same one written twice (`(x - C[c, j]) * (x - C[c, j])`):
+    // the first in evaluation order raises first
+    if (reads.empty()) return false;
+    for (size_t r = 1; r < reads.size(); ++r)
+      if (!sameExp(reads[r], reads[0])) return false;
     const ExpP R = reads[0];
     if (R->args[0]->kind != Exp::Var || an_.guards().count(R->args[0]->var) || inner.count(R->args[0]->var))
       return false;

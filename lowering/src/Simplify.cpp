@@ -53,13 +53,16 @@ static ExpP fold(const ExpP &e) {
       default: return nullptr;
       }
     }
+    // x && false, x || true: x goes only where it cannot raise
     if (e->binop == BinOp::And) {
       if (constValue(x, a)) return a ? y : constBool(false);
       if (constValue(y, b) && b) return x;
+      if (constValue(y, b) && !b && !hasCheckedRead(x)) return constBool(false);
     }
     if (e->binop == BinOp::Or) {
       if (constValue(x, a)) return a ? constBool(true) : y;
       if (constValue(y, b) && !b) return x;
+      if (constValue(y, b) && b && !hasCheckedRead(x)) return constBool(true);
     }
     if (!isFloatKind(e->type.elem)) {
       if (e->binop == BinOp::Add && constValue(y, b) && b == 0) return x;

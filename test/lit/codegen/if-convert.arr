@@ -7,7 +7,7 @@
 // a[i] is in range only under the condition: the if stays an if.
 // CHECK-LABEL: __kernel void arrc_k0_map0_guarded_t(
 // CHECK-NOT: #ifdef ARRC_CPU
-// CHECK: if (((arrc_{{[0-9]+}}_i >= 0) && (arrc_{{[0-9]+}}_i < ((int)(arrc_{{[0-9]+}}_a_n0))))) {
+// CHECK: if (((arrc_{{[0-9]+}}_i >= 0) & (arrc_{{[0-9]+}}_i < ((int)(arrc_{{[0-9]+}}_a_n0))))) {
 // CHECK-NEXT: arrc_{{[0-9]+}}_r = arrc_{{[0-9]+}}_a[
 // CHECK-NOT: #ifdef ARRC_CPU
 // CHECK: }

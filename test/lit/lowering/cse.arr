@@ -18,9 +18,10 @@ export int[[*]] nearest(double[[*,*]] P, double[[*,*]] C) = [argmin([dist2(P[i, 
 // CHECK-NEXT: yield (acc_{{[0-9]+}} + ([[D]] * [[D]]))
 // CHECK-NEXT: }
 // The fold's `int(k) < 0` (b's index, k the loop counter) is decided false
-// (BoundsChecks), so its select is gone.
+// (BoundsChecks), so its select is gone; so is the tie-break `int(k) < p`
+// (p, the index state, is below k: indexStateFacts).
 // CHECK-NEXT: let [[C1:cse_[0-9]+]]: bool = (acc_{{[0-9]+}} < 0)
-// CHECK-NEXT: let [[C3:cse_[0-9]+]]: bool = ((acc_{{[0-9]+}} < acc_{{[0-9]+}}) || ({{.*}}))
+// CHECK-NEXT: let [[C3:cse_[0-9]+]]: bool = (acc_{{[0-9]+}} < acc_{{[0-9]+}})
 // CHECK-NEXT: yield select([[C1]], int(k_{{[0-9]+}}), select([[C3]], int(k_{{[0-9]+}}), acc_{{[0-9]+}})), select([[C1]], acc_{{[0-9]+}}, select([[C3]], acc_{{[0-9]+}}, acc_{{[0-9]+}}))
 export int[[*]] chk(int[[*]] xs, int[[*]] ys) = [xs[y] * xs[y] + xs[y + 1] | y <- ys];
 export double[[*]] poly(double[[*]] xs) = [(x * x + 1.0) * (x * x + 1.0) - x * x | x <- xs];
