@@ -3,7 +3,8 @@
 //   2. deadCode
 //   3. fuse       (producer-consumer and horizontal), each round followed by
 //                 simplify + deadCode, until nothing fuses
-//   4. simplify, deadCode
+//   4. fuseLoops  (sibling device loops of one count as one loop), simplify,
+//                 deadCode
 //   5. boundsChecks (reads and guards proven in range lose their checks;
 //                 guards met first by every element become host Checks),
 //                 foldViews (unchecked reads through a transpose read its
@@ -26,6 +27,7 @@ void optimize(ir::Module &module) {
     passes::simplify(module);
     passes::deadCode(module);
   }
+  passes::fuseLoops(module);
   passes::simplify(module);
   passes::deadCode(module);
   passes::boundsChecks(module);

@@ -6,6 +6,7 @@
 namespace arrc::passes {
 void simplify(ir::Module &m);     // Simplify.cpp
 bool fuse(ir::Module &m);         // Fuse.cpp + FuseHorizontal.cpp + FuseMultiHist.cpp (true if something fused)
+void fuseLoops(ir::Module &m);   // FuseLoops.cpp (sibling device loops of one count as one)
 void deadCode(ir::Module &m);     // DeadCode.cpp
 void boundsChecks(ir::Module &m); // BoundsChecks.cpp (checks proven to pass are removed)
 void foldViews(ir::Module &m);  // FoldViews.cpp (reads through a transpose read its source)

@@ -58,3 +58,24 @@ export double[[*]] rowsum(double[[*,*]] M, int r, int m, int n) = [sum([M[r, k] 
 // in: [[1.0, 2.0], [3.0, 4.0]] 1 3 2
 // error: index 2 out of bounds for axis 0 of size 2
 export double[[*]] colsum(double[[*,*]] M, int c, int m, int n) = [sum([M[k, c] * double(i) | k <- iota(m)]) | i <- iota(n)];
+
+// N-body's per-component sums written one by one: sibling loops over the
+// same array, fused into one (FuseLoops.cpp)
+// == test
+// in: [1.0, 2.0, 3.0] 3
+// out: [(0.0, 14.0), (6.0, 17.0), (12.0, 20.0)]
+// in: [] 2
+// out: [(0.0, 0.0), (0.0, 0.0)]
+export (double, double)[[*]] moments(double[[*]] xs, int n) =
+  [(sum([x * double(i) | x <- xs]), sum([x * x + double(i) | x <- xs])) | i <- iota(n)];
+
+// two sums that may raise stay two loops: the first one's error comes first
+// == test
+// in: [1.0] [2.0, 3.0] [0, 1] 1
+// error: index 1 out of bounds for axis 0 of size 1
+// in: [1.0, 5.0] [2.0] [0, 1] 1
+// error: index 1 out of bounds for axis 0 of size 1
+// in: [1.0, 5.0] [2.0, 3.0] [0, 1] 2
+// out: [16.0, 16.0]
+export double[[*]] tworaise(double[[*]] a, double[[*]] b, int[[*]] idx, int n) =
+  [sum([a[j] | j <- idx]) + sum([b[j] * 2.0 | j <- idx]) | _i <- iota(n)];

@@ -1,0 +1,84 @@
+// Sibling loops fused in device code (docs/lowering.md, "Passes"): two
+// consecutive `for` loops of a body with the same count, the second using
+// nothing the first defines, run as one loop carrying both states. N-body
+// written with one sum per component (`let ax = sum([.. dx | o <- bodies])`,
+// then ay, az) was three loops over the bodies, each loading every body and
+// computing its distance again; as one loop, simplify's CSE of pure Lets
+// computes them once (3x less work: the same loop as the benchmark's
+// `reduce(add3, ..)` of a tuple).
+//
+// Each iteration runs the first loop's body, then the second's, so every
+// value is computed by the same operations as before. What changes is the
+// order between the two loops' iterations, which matters only for errors:
+// so at most one of them may raise, and neither writes or adds to a
+// histogram (an effect). The reduce flag (Loop::reassoc) stays only where
+// both loops had it.
+#include "Passes.h"
+
+namespace arrc::passes {
+using namespace ir;
+
+namespace {
+
+bool effects(const Block &b) {
+  for (auto &s : b.stmts) {
+    if (s->kind == StmtKind::Write || s->kind == StmtKind::HistAdd || hasEffect(*s)) return true;
+    bool in = false;
+    forEachBlock(*s, [&](const Block &x) { in = in || effects(x); });
+    if (in) return true;
+  }
+  return false;
+}
+
+bool fusable(const ir::Loop &a, const ir::Loop &b, const ir::Module &m) {
+  if (a.form != ir::Loop::For || b.form != ir::Loop::For || !sameExp(a.count, b.count)) return false;
+  if (m.vars.at(static_cast<size_t>(a.index)).type != m.vars.at(static_cast<size_t>(b.index)).type) return false;
+  std::set<int> used;
+  stmtUses(b, used);
+  for (int o : a.outs)
+    if (used.count(o)) return false;
+  if (effects(a.body) || effects(b.body)) return false;
+  for (auto &e : b.init)
+    if (hasCheckedRead(e)) return false;
+  return !(blockMayRaise(a.body) && blockMayRaise(b.body));
+}
+
+StmtP fuse(const ir::Loop &a, const ir::Loop &b, const ir::Module &m) {
+  auto r = std::make_shared<ir::Loop>(a);
+  Block second = b.body;
+  substituteBlock(second, {{b.index, varExp(m, a.index)}});
+  r->params.insert(r->params.end(), b.params.begin(), b.params.end());
+  r->init.insert(r->init.end(), b.init.begin(), b.init.end());
+  r->outs.insert(r->outs.end(), b.outs.begin(), b.outs.end());
+  r->body.stmts.insert(r->body.stmts.end(), second.stmts.begin(), second.stmts.end());
+  r->body.results.insert(r->body.results.end(), second.results.begin(), second.results.end());
+  r->reassoc = a.reassoc && b.reassoc;
+  r->note = a.note.empty() ? b.note : a.note;
+  return r;
+}
+
+void fuseIn(Block &b, const ir::Module &m, int &fused) {
+  std::vector<StmtP> out;
+  for (auto &s : b.stmts) {
+    forEachBlock(*s, [&](Block &in) { fuseIn(in, m, fused); });
+    if (s->kind == StmtKind::Loop && !out.empty() && out.back()->kind == StmtKind::Loop &&
+        fusable(static_cast<const ir::Loop &>(*out.back()), static_cast<const ir::Loop &>(*s), m)) {
+      out.back() = fuse(static_cast<const ir::Loop &>(*out.back()), static_cast<const ir::Loop &>(*s), m);
+      fused++;
+      continue;
+    }
+    out.push_back(s);
+  }
+  b.stmts = std::move(out);
+}
+
+} // namespace
+
+void fuseLoops(ir::Module &m) {
+  for (auto &f : m.functions) {
+    int fused = 0;
+    forEachDeviceBlock(f.body, [&](Block &b) { fuseIn(b, m, fused); });
+  }
+}
+
+} // namespace arrc::passes
