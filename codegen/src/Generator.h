@@ -157,6 +157,12 @@ private:
   // devLoop runs its counter from strideStart_ in steps of strideStep_.
   const ir::Loop *strideLoop_ = nullptr;
   std::string strideStart_, strideStep_;
+  // A loop whose reads rangeReads proved in range (their check passed), run
+  // with the Let `v = base + int(k)` as its int counter from base (devLoop);
+  // skipLet_: that Let, not emitted in the body.
+  const ir::Loop *rebaseLoop_ = nullptr;
+  std::pair<int, std::string> rebase_;
+  int skipLet_ = -1;
   // The CPU tile schedule of the current map kernel (SoacMapLanes.cpp): each
   // value's lane class (bit 1: the row lane, bit 2: the column lane) and the tile.
   std::map<int, int> laneClass_;
@@ -191,7 +197,10 @@ private:
   void devStmt(Code &c, const Stmt &s);
   void loopAssign(Code &c, const ir::Loop &x, bool dev);
   void devLoop(Code &c, const ir::Loop &x, bool declareOuts);
-  std::set<const Exp *> rangeReads(const ir::Loop &x, const std::string &count, std::vector<std::string> &conds);
+  // rebase: a body Let `v = base + int(k)` (int) that checked reads go
+  // through, and its base (devLoop's rebased counter), if any.
+  std::set<const Exp *> rangeReads(const ir::Loop &x, const std::string &count, std::vector<std::string> &conds,
+                                   std::pair<int, std::string> *rebase = nullptr);
 
   // ---- module kernels (DeviceCode.cpp)
   KernelArgs freeArgs(const std::set<int> &vars);

@@ -8,9 +8,16 @@
 // CHECK-LABEL: __kernel void arrc_k0_map0_spmv_t(
 // CHECK: const long [[CNT:arrc_[0-9]+_k_count]] = max(
 // CHECK-NEXT: if ([[CNT]] <= 0 || ((long)([[LO:arrc_[0-9]+_lo]]) >= 0 && (long)([[LO]]) + [[CNT]] <= arrc_2_vals_n0 && (long)([[LO]]) + [[CNT]] <= 2147483648L && (long)([[LO]]) >= 0 && (long)([[LO]]) + [[CNT]] <= arrc_1_cols_n0 &&
-// CHECK: for (long
+// In range, and lo + count below 2^31: the index Let `k = lo + int(k0)` is
+// the loop's own int counter (devLoop's rebased loop).
+// CHECK-NEXT: if ([[CNT]] >= 0 && (long)([[LO]]) + [[CNT]] <= 2147483647L) {
+// CHECK: for (int [[V:arrc_[0-9]+_k]] = (int)([[LO]]); [[V]] < [[V]]_end; ++[[V]]) {
 // CHECK-NOT: arrc_in_bounds(arrc_err, 2,
 // CHECK-NOT: arrc_in_bounds(arrc_err, 4,
+// CHECK: arrc_in_bounds(arrc_err, 3,
+// CHECK: else {
+// CHECK: for (long
+// CHECK-NOT: arrc_in_bounds(arrc_err, 2,
 // CHECK: arrc_in_bounds(arrc_err, 3,
 // CHECK: else {
 // CHECK: for (long
