@@ -79,3 +79,20 @@ export (double, double)[[*]] moments(double[[*]] xs, int n) =
 // out: [16.0, 16.0]
 export double[[*]] tworaise(double[[*]] a, double[[*]] b, int[[*]] idx, int n) =
   [sum([a[j] | j <- idx]) + sum([b[j] * 2.0 | j <- idx]) | _i <- iota(n)];
+
+// sort_by with the identity as its key: one sort of the keys alone (Simplify)
+// == test
+// in: [3, 1, 2, 1, -5]
+// out: [-5, 1, 1, 2, 3]
+// in: []
+// out: []
+export int[[*]] sort_self(int[[*]] xs) = sort_by(\x -> x, xs);
+// == test
+// in: [0.5, -0.0, 0.0, -2.5, 0.5]
+// out: [-2.5, -0.0, 0.0, 0.5, 0.5]
+export double[[*]] sort_self_d(double[[*]] xs) = sort_by(\x -> x, xs);
+// a key other than the value: values permuted by the keys (stable)
+// == test
+// in: [3, 1, 2, 1, -5]
+// out: [-5, 1, 1, 2, 3]
+export int[[*]] sort_neg(int[[*]] xs) = reverse(sort_by(\x -> -x, xs));
