@@ -170,7 +170,7 @@ struct Simplifier {
     auto c = copyOf.find(k);
     int src = c == copyOf.end() ? k : c->second;
     for (size_t j = 0; j < x.values.size(); ++j) {
-      const ExpP &v = x.values[j];
+      const ExpP v = x.values[j]; // a copy: erased below
       if (v->kind != Exp::Var || (v->var != k && v->var != src)) continue;
       sub[x.outs[1 + j]] = varExp(x.outs[0], m.vars.at(static_cast<size_t>(x.outs[0])).type);
       x.values.erase(x.values.begin() + static_cast<long>(j));
