@@ -43,27 +43,13 @@ bool fusable(const ir::Loop &a, const ir::Loop &b, const ir::Module &m) {
   return !(blockMayRaise(a.body) && blockMayRaise(b.body));
 }
 
-StmtP fuse(const ir::Loop &a, const ir::Loop &b, const ir::Module &m) {
-  auto r = std::make_shared<ir::Loop>(a);
-  Block second = b.body;
-  substituteBlock(second, {{b.index, varExp(m, a.index)}});
-  r->params.insert(r->params.end(), b.params.begin(), b.params.end());
-  r->init.insert(r->init.end(), b.init.begin(), b.init.end());
-  r->outs.insert(r->outs.end(), b.outs.begin(), b.outs.end());
-  r->body.stmts.insert(r->body.stmts.end(), second.stmts.begin(), second.stmts.end());
-  r->body.results.insert(r->body.results.end(), second.results.begin(), second.results.end());
-  r->reassoc = a.reassoc && b.reassoc;
-  r->note = a.note.empty() ? b.note : a.note;
-  return r;
-}
-
 void fuseIn(Block &b, const ir::Module &m, int &fused) {
   std::vector<StmtP> out;
   for (auto &s : b.stmts) {
     forEachBlock(*s, [&](Block &in) { fuseIn(in, m, fused); });
     if (s->kind == StmtKind::Loop && !out.empty() && out.back()->kind == StmtKind::Loop &&
         fusable(static_cast<const ir::Loop &>(*out.back()), static_cast<const ir::Loop &>(*s), m)) {
-      out.back() = fuse(static_cast<const ir::Loop &>(*out.back()), static_cast<const ir::Loop &>(*s), m);
+      out.back() = mergeLoops(m, static_cast<const ir::Loop &>(*out.back()), static_cast<const ir::Loop &>(*s));
       fused++;
       continue;
     }

@@ -470,4 +470,18 @@ Block cloneFresh(Module &m, const Block &b, std::map<int, ExpP> &sub) {
   return c;
 }
 
+std::shared_ptr<Loop> mergeLoops(const Module &m, const Loop &a, const Loop &b) {
+  auto r = std::make_shared<Loop>(a);
+  Block second = b.body;
+  substituteBlock(second, {{b.index, varExp(m, a.index)}});
+  r->params.insert(r->params.end(), b.params.begin(), b.params.end());
+  r->init.insert(r->init.end(), b.init.begin(), b.init.end());
+  r->outs.insert(r->outs.end(), b.outs.begin(), b.outs.end());
+  r->body.stmts.insert(r->body.stmts.end(), second.stmts.begin(), second.stmts.end());
+  r->body.results.insert(r->body.results.end(), second.results.begin(), second.results.end());
+  r->reassoc = a.reassoc && b.reassoc;
+  if (r->note.empty()) r->note = b.note;
+  return r;
+}
+
 } // namespace arrc::ir

@@ -159,14 +159,7 @@ struct Jammer {
     auto &la = static_cast<ir::Loop &>(*a.stmts[sh.inner]);
     auto &lb = static_cast<ir::Loop &>(*b.stmts[sh.inner]);
     // one inner loop for both: b's body on a's index
-    auto merged = std::make_shared<ir::Loop>(la);
-    Block bb = lb.body;
-    substituteBlock(bb, {{lb.index, varExp(m, la.index)}});
-    merged->params.insert(merged->params.end(), lb.params.begin(), lb.params.end());
-    merged->init.insert(merged->init.end(), lb.init.begin(), lb.init.end());
-    merged->outs.insert(merged->outs.end(), lb.outs.begin(), lb.outs.end());
-    merged->body.stmts.insert(merged->body.stmts.end(), bb.stmts.begin(), bb.stmts.end());
-    merged->body.results.insert(merged->body.results.end(), bb.results.begin(), bb.results.end());
+    auto merged = mergeLoops(m, la, lb);
     std::vector<StmtP> &ob = outer->body.stmts;
     ob.insert(ob.end(), a.stmts.begin(), a.stmts.begin() + sh.inner);
     ob.insert(ob.end(), b.stmts.begin(), b.stmts.begin() + sh.inner);

@@ -83,6 +83,10 @@ ExpP rewriteExp(const ExpP &e, const std::function<ExpP(const ExpP &)> &f);
 // Deep copy of a block with every variable it defines renamed to a fresh one.
 Block cloneFresh(Module &m, const Block &b, std::map<int, ExpP> &sub);
 StmtP cloneStmt(const Stmt &s);
+// Two `for` loops of one count as one: b's body on a's counter after a's
+// body, b's states after a's (JamLoops' jammed inner loops, FuseLoops'
+// siblings); a reduce's fold (reassoc) only where both were.
+std::shared_ptr<Loop> mergeLoops(const Module &m, const Loop &a, const Loop &b);
 // The blocks of the SOACs in a host-level block (their bodies and operators:
 // device code), through the host's Ifs and Loops.
 void forEachDeviceBlock(Block &host, const std::function<void(Block &)> &f);
