@@ -369,7 +369,8 @@ void Generator::devStmt(Code &c, const Stmt &s) {
     c.open("if (" + count + " <= 0 || (" + join(ranges, " && ") + "))");
     std::set<const Exp *> saved = uncheckedReads_;
     uncheckedReads_.insert(reads.begin(), reads.end());
-    if (rebase.first >= 0 && &x != strideLoop_ && splitSum(x).empty()) {
+    const bool rebased = rebase.first >= 0 && &x != strideLoop_ && splitSum(x).empty();
+    if (rebased) {
       // the Let `v = base + int(k)` as the loop's int counter, where its
       // last value base + count stays below 2^31 (devLoop)
       c.open("if (" + count + " >= 0 && (long)(" + rebase.second + ") + " + count + " <= 2147483647L)");
@@ -380,7 +381,7 @@ void Generator::devStmt(Code &c, const Stmt &s) {
       c.open("else");
     }
     devLoop(c, x, false);
-    if (rebase.first >= 0 && &x != strideLoop_ && splitSum(x).empty()) c.close();
+    if (rebased) c.close();
     uncheckedReads_ = saved;
     c.close();
     c.open("else");
@@ -602,13 +603,15 @@ void Generator::devLoop(Code &c, const ir::Loop &x, bool declareOuts) {
     c.close();
     c.line("#else");
   }
+  const bool rebased = &x == rebaseLoop_; // devStmt sets it only without partial sums
+  const int outerSkip = skipLet_;
   if (x.form == ir::Loop::For) {
     std::string iv = devName(x.index);
     std::string it = clScalar(typeOf(x.index).elem);
     if (strided) {
       c.open("for (" + it + " " + iv + " = " + strideStart_ + "; " + iv + " < " + exp(x.count, true) + "; " + iv +
              " += " + strideStep_ + ")");
-    } else if (&x == rebaseLoop_ && terms.empty()) {
+    } else if (rebased) {
       // Rebased (devStmt: rangeReads' checks passed, 0 <= count and
       // base + count < 2^31): the Let `v = base + int(k)` is the int counter
       // itself, from base. PoCL then strength-reduces the reads at v;
@@ -620,15 +623,6 @@ void Generator::devLoop(Code &c, const ir::Loop &x, bool declareOuts) {
       c.open("for (int " + v + " = (int)(" + rebase_.second + "); " + v + " < " + v + "_end; ++" + v + ")");
       c.line("const " + it + " " + iv + " = (" + it + ")(" + v + " - (int)(" + rebase_.second + "));");
       skipLet_ = rebase_.first;
-      devBlock(c, x.body);
-      skipLet_ = -1;
-      loopAssign(c, x, true);
-      c.close();
-      c.close();
-      if (!terms.empty()) c.line("#endif");
-      for (size_t i = 0; i < x.outs.size(); ++i)
-        c.line((declareOuts ? decl(x.outs[i], true) : devName(x.outs[i])) + " = " + devName(x.params.at(i)) + ";");
-      return;
     } else {
       c.open("for (" + it + " " + iv + " = 0; " + iv + " < " + exp(x.count, true) + "; ++" + iv + ")");
     }
@@ -638,8 +632,10 @@ void Generator::devLoop(Code &c, const ir::Loop &x, bool declareOuts) {
     c.line("if (!(" + exp(x.cond.results.at(0), true) + ")) break;");
   }
   devBlock(c, x.body);
+  skipLet_ = outerSkip;
   loopAssign(c, x, true);
   c.close();
+  if (rebased) c.close();
   if (!terms.empty()) c.line("#endif");
   for (size_t i = 0; i < x.outs.size(); ++i)
     c.line((declareOuts ? decl(x.outs[i], true) : devName(x.outs[i])) + " = " + devName(x.params.at(i)) + ";");

@@ -22,16 +22,6 @@
 
 namespace arrc::cg {
 
-namespace {
-bool hasRead(const ExpP &e) {
-  if (!e) return false;
-  if (e->kind == Exp::Read) return true;
-  for (auto &a : e->args)
-    if (hasRead(a)) return true;
-  return false;
-}
-} // namespace
-
 // The map's last statement when it is a sum of a reduce (sumTerms, one
 // state variable) whose count depends on a value read from memory (the
 // rows differ; a count the same for every element, dgemv's or N-body's,

@@ -1139,8 +1139,6 @@ private:
   struct LoopAt {
     ir::Loop *loop;
     ExpP count; // the count as a host expression
-    Block *body = nullptr;
-    LoopAt(ir::Loop *l, ExpP c) : loop(l), count(std::move(c)), body(&l->body) {}
   };
 
   struct BodyOf {
@@ -1223,7 +1221,7 @@ private:
           // the walk stops at the read either way (its check, if moved, is
           // proven in the next round; after a guard moved this round, the
           // read is tried again once the guard's facts are in)
-          if (checks.empty() && !loops.empty() && &b == loops.back().body)
+          if (checks.empty() && !loops.empty() && &b == &loops.back().loop->body)
             promoteLoopRead({l.value}, &l, loops.back(), inner, pure, path, sc, checks);
           return false;
         }
@@ -1250,7 +1248,7 @@ private:
           if (hasCheckedRead(r)) {
             if (!checks.empty()) return false;
             // the loop's read in its results (a sum's `acc + A[i, k] * B[k, j]`)
-            LoopAt self(&lp, count);
+            LoopAt self{&lp, count};
             std::vector<ExpP> inLoop = path;
             inLoop.push_back(count);
             promoteLoopRead(lp.body.results, nullptr, self, inner, pure, inLoop, sc, checks);
@@ -1270,8 +1268,9 @@ private:
   // (exactly: the linear form shows no wrap-around for any k < count; base
   // fixed) and, on every other axis, at a fixed index or one proven in
   // range (R may be written several times, at other positions: the first
-  // in evaluation order raises first). Every element then evaluates R for the same indices, in the same
-  // order, before anything else can raise: R raises in the first element or
+  // in evaluation order raises first). Every element then evaluates R for
+  // the same indices, in the same order, before anything else can raise:
+  // R raises in the first element or
   // never, at k = 0 if an index is out of range there (the first such axis),
   // else at the first k with base + k == extent. So a host Check before the
   // SOAC of `no element || some count <= 0 || base >= 0 && base + count <=
@@ -1284,11 +1283,7 @@ private:
                        const std::set<int> &inner, const std::map<int, ExpP> &pure, const std::vector<ExpP> &path,
                        const Scope &sc, std::vector<StmtP> &checks) {
     std::vector<ExpP> reads;
-    std::function<void(const ExpP &)> find = [&](const ExpP &e) {
-      if (e->kind == Exp::Read && e->checkPos >= 0) reads.push_back(e);
-      for (auto &a : e->args) find(a);
-    };
-    for (auto &v : values) find(v);
+    for (auto &v : values) checkedReads(v, reads);
     // one read, or the same one written twice (`(x - C[c, j]) * (x - C[c, j])`):
     // the first in evaluation order raises first
     if (reads.empty()) return false;
@@ -1380,10 +1375,15 @@ private:
     for (size_t a = 0; a < rank; ++a)
       if (fixedAxis[a] || static_cast<int>(a) == kAxis) {
         const ExpP &ix = R->args[1 + a];
-        blockFacts_[at.body].push_back(binaryExp(BinOp::Ge, ix, constZero(ix->type.elem)));
-        blockFacts_[at.body].push_back(binaryExp(BinOp::Lt, toLong(ix), ext[a]));
+        blockFacts_[&at.loop->body].push_back(binaryExp(BinOp::Ge, ix, constZero(ix->type.elem)));
+        blockFacts_[&at.loop->body].push_back(binaryExp(BinOp::Lt, toLong(ix), ext[a]));
       }
     return true;
+  }
+  // The checked reads in e, in evaluation order.
+  static void checkedReads(const ExpP &e, std::vector<ExpP> &out) {
+    if (e->kind == Exp::Read && e->checkPos >= 0) out.push_back(e);
+    for (auto &a : e->args) checkedReads(a, out);
   }
   // Whether e mentions var v, directly or through the Lets in `lets`.
   static bool mentionsVar(const ExpP &e, int v, const std::map<int, ExpP> &lets, int depth = 0) {
@@ -1403,11 +1403,7 @@ private:
   bool promoteLet(Let &l, Block &where, const std::set<int> &inner, const std::map<int, ExpP> &pure,
                   const std::vector<ExpP> &path, std::vector<StmtP> &checks) {
     std::vector<ExpP> reads;
-    std::function<void(const ExpP &)> find = [&](const ExpP &e) {
-      if (e->kind == Exp::Read && e->checkPos >= 0) reads.push_back(e);
-      for (auto &a : e->args) find(a);
-    };
-    find(l.value);
+    checkedReads(l.value, reads);
     if (reads.size() != 1) return false;
     const ExpP &g = reads[0];
     if (g->args[0]->kind != Exp::Var || !an_.guards().count(g->args[0]->var)) return false;

@@ -20,13 +20,10 @@ using namespace ir;
 
 namespace {
 
+// A write or a histogram addition anywhere in b (hasEffect looks inside).
 bool effects(const Block &b) {
-  for (auto &s : b.stmts) {
-    if (s->kind == StmtKind::Write || s->kind == StmtKind::HistAdd || hasEffect(*s)) return true;
-    bool in = false;
-    forEachBlock(*s, [&](const Block &x) { in = in || effects(x); });
-    if (in) return true;
-  }
+  for (auto &s : b.stmts)
+    if (hasEffect(*s)) return true;
   return false;
 }
 
@@ -43,14 +40,13 @@ bool fusable(const ir::Loop &a, const ir::Loop &b, const ir::Module &m) {
   return !(blockMayRaise(a.body) && blockMayRaise(b.body));
 }
 
-void fuseIn(Block &b, const ir::Module &m, int &fused) {
+void fuseIn(Block &b, const ir::Module &m) {
   std::vector<StmtP> out;
   for (auto &s : b.stmts) {
-    forEachBlock(*s, [&](Block &in) { fuseIn(in, m, fused); });
+    forEachBlock(*s, [&](Block &in) { fuseIn(in, m); });
     if (s->kind == StmtKind::Loop && !out.empty() && out.back()->kind == StmtKind::Loop &&
         fusable(static_cast<const ir::Loop &>(*out.back()), static_cast<const ir::Loop &>(*s), m)) {
       out.back() = mergeLoops(m, static_cast<const ir::Loop &>(*out.back()), static_cast<const ir::Loop &>(*s));
-      fused++;
       continue;
     }
     out.push_back(s);
@@ -61,10 +57,7 @@ void fuseIn(Block &b, const ir::Module &m, int &fused) {
 } // namespace
 
 void fuseLoops(ir::Module &m) {
-  for (auto &f : m.functions) {
-    int fused = 0;
-    forEachDeviceBlock(f.body, [&](Block &b) { fuseIn(b, m, fused); });
-  }
+  for (auto &f : m.functions) forEachDeviceBlock(f.body, [&](Block &b) { fuseIn(b, m); });
 }
 
 } // namespace arrc::passes
