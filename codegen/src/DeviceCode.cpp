@@ -178,7 +178,7 @@ std::string Generator::call(const ExpP &e, bool dev) {
     return "std::" + f + "<" + cpp + ">(" + a[0] + ", " + a[1] + ")";
   }
   if (f == "isnan") return dev ? "(isnan(" + a.at(0) + ") != 0)" : "std::isnan(" + a.at(0) + ")";
-  if (f == "items_in_one_pass" || f == "inner_loops_sequential") {
+  if (f == "items_in_one_pass" || f == "inner_loops_sequential" || f == "group_by_hist_bins") {
     if (dev) fail(f + " in device code");
     return "ctx." + f + "()";
   }

@@ -170,6 +170,9 @@ public:
   Block condBlock(ExpP cond, const std::function<std::vector<ExpP>()> &f);
   // A fold step taken only where cond holds (an If whose else keeps acc):
   // the accumulators after it.
+  // A segmented SOAC's element where a segment starts: ne op x (LowerIntrinsics.cpp).
+  std::vector<ExpP> segmentStart(const ExpP &start, const std::vector<ExpP> &x, const Lambda &opL,
+                                 const std::vector<ExpP> &ne, const Val &op, const TypeP &et, const Span &at);
   std::vector<ExpP> stepWhere(ExpP cond, const std::vector<ExpP> &acc,
                               const std::function<std::vector<ExpP>()> &step);
   // A statement's note for the next emitted statement (nested scheme choices).

@@ -37,6 +37,29 @@ static OpFn fnOp(const std::string &fn) {
   };
 }
 
+// Whether `ne` is the identity of every component of `op` as written: + 0,
+// * 1, min of the largest value, max of the smallest (constants only).
+static bool isIdentity(const Lambda &op, const std::vector<ExpP> &ne) {
+  for (size_t k = 0; k < ne.size(); ++k) {
+    const char *kind = nullptr;
+    if (!simpleComponent(op, ne.size(), k, kind) || ne[k]->kind != Exp::Const) return false;
+    ScalarKind t = ne[k]->type.elem;
+    std::string kd = kind;
+    if (isFloatKind(t)) {
+      double v = ne[k]->fval;
+      if (!((kd == "Add" && v == 0) || (kd == "Mul" && v == 1) || (kd == "Min" && v == HUGE_VAL) ||
+            (kd == "Max" && v == -HUGE_VAL)))
+        return false;
+      continue;
+    }
+    int64_t v = ne[k]->ival;
+    int64_t lo = t == ScalarKind::Long ? INT64_MIN : INT32_MIN, hi = t == ScalarKind::Long ? INT64_MAX : INT32_MAX;
+    if (!((kd == "Add" && v == 0) || (kd == "Mul" && v == 1) || (kd == "Min" && v == hi) || (kd == "Max" && v == lo)))
+      return false;
+  }
+  return true;
+}
+
 // Generic reduction of the elements of a rank-1 array-like (fused with its
 // producer when it is Delayed).
 static std::vector<ExpP> reduceElems(Lowerer &Lw, const Val &arr, const std::vector<ScalarKind> &ks, const OpFn &op,
@@ -73,6 +96,18 @@ static std::vector<ExpP> reduceElems(Lowerer &Lw, const Val &arr, const std::vec
   r->span = at;
   Lw.emit(r);
   return outs;
+}
+
+// The element at a segment's start folds the neutral element in first (ne
+// op x), as the interpreter's segmented fold does; the runtime's segmented
+// primitives start a segment with its first element, which is the same
+// only where ne is the identity (checked here on the operator as written).
+std::vector<ExpP> Lowerer::segmentStart(const ExpP &start, const std::vector<ExpP> &x, const Lambda &opL,
+                                        const std::vector<ExpP> &ne, const Val &op, const TypeP &et,
+                                        const Span &at) {
+  if (isIdentity(opL, ne)) return x;
+  OpFn f = funcOp(*this, op, et, at);
+  return stepWhere(start, x, [&] { return f(ne, x); });
 }
 
 Val Lowerer::reduceWith(const Val &arr, const Val &op, const std::vector<Val> &ne, const Span &at, const TypeP &elemT,
@@ -1171,14 +1206,16 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
       x.n = extent(xs, 0, at);
       x.index = newVar("i", L1());
       ExpP iv = varExp(x.index, L1());
+      x.op = makeLambda(*this, ks, funcOp(*this, op, et, at));
+      x.ne = leaves(ne, at);
       x.body = bodyBlock({x.n}, {x.index}, [&] {
-        std::vector<ExpP> r{elementAt(flags, {iv}).e};
-        auto ls = leaves(elementAt(xs, {iv}), at);
+        ExpP flag = elementAt(flags, {iv}).e;
+        std::vector<ExpP> r{flag};
+        ExpP start = binaryExp(BinOp::Or, binaryExp(BinOp::Eq, iv, constLong(0)), flag);
+        auto ls = segmentStart(start, leaves(elementAt(xs, {iv}), at), x.op, x.ne, op, et, at);
         r.insert(r.end(), ls.begin(), ls.end());
         return r;
       });
-      x.op = makeLambda(*this, ks, funcOp(*this, op, et, at));
-      x.ne = leaves(ne, at);
     };
     if (scan) { auto x = std::make_shared<SegScan>(); fill(*x); st = x; }
     else { auto x = std::make_shared<SegReduce>(); fill(*x); st = x; }
@@ -1196,45 +1233,139 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     need(4);
     Val op = args[0], ne = args[1], keys = args[2], vs = args[3];
     zipCheck(keys, vs);
-    auto sorted = sortBy(keys, vs);
-    ExpP kArr = sorted.first.arrs[0];
-    Val sv = sorted.second;
     TypeP et = elemTypeOf(vs.type);
     std::vector<ScalarKind> ks;
     typeLeaves(et, ks);
-    auto flagAt = [&](const ExpP &iv) {
-      ExpP prev = selectExp(binaryExp(BinOp::Gt, iv, constLong(0)), subL(iv, constLong(1)), constLong(0));
-      return binaryExp(BinOp::Or, binaryExp(BinOp::Eq, iv, constLong(0)),
-                       binaryExp(BinOp::Ne, readExp(kArr, {iv}), readExp(kArr, {prev})));
+    // The sort plan: stable sort by key, a segmented reduce of each run of
+    // equal keys, a filter of the runs' keys. Results: keys, then values.
+    auto sortPlan = [&](const Val &keysV) {
+      auto sorted = sortBy(keysV, vs);
+      ExpP kArr = sorted.first.arrs[0];
+      Val sv = sorted.second;
+      auto flagAt = [&](const ExpP &iv) {
+        ExpP prev = selectExp(binaryExp(BinOp::Gt, iv, constLong(0)), subL(iv, constLong(1)), constLong(0));
+        return binaryExp(BinOp::Or, binaryExp(BinOp::Eq, iv, constLong(0)),
+                         binaryExp(BinOp::Ne, readExp(kArr, {iv}), readExp(kArr, {prev})));
+      };
+      auto sr = std::make_shared<SegReduce>();
+      sr->n = shapeExp(kArr, 0);
+      sr->index = newVar("i", L1());
+      ExpP iv = varExp(sr->index, L1());
+      sr->op = makeLambda(*this, ks, funcOp(*this, op, et, at));
+      sr->ne = leaves(ne, at);
+      sr->body = bodyBlock({sr->n}, {sr->index}, [&] {
+        ExpP start = flagAt(iv);
+        std::vector<ExpP> r{start};
+        auto ls = segmentStart(start, leaves(elementAt(sv, {iv}), at), sr->op, sr->ne, op, et, at);
+        r.insert(r.end(), ls.begin(), ls.end());
+        return r;
+      });
+      std::vector<ExpP> out;
+      for (auto k : ks) sr->outs.push_back(newVar("vals", arrayT(k, 1)));
+      emit(sr);
+      auto f = std::make_shared<Filter>();
+      f->n = shapeExp(kArr, 0);
+      f->index = newVar("i", L1());
+      ExpP fv = varExp(f->index, L1());
+      f->body.results = {flagAt(fv), readExp(kArr, {fv})};
+      int ko = newVar("keys", kArr->type);
+      f->outs = {ko};
+      emit(f);
+      out.push_back(varExp(mod, ko));
+      for (int o : sr->outs) out.push_back(varExp(mod, o));
+      return out;
     };
-    auto sr = std::make_shared<SegReduce>();
-    sr->n = shapeExp(kArr, 0);
-    sr->index = newVar("i", L1());
-    ExpP iv = varExp(sr->index, L1());
-    sr->body = bodyBlock({sr->n}, {sr->index}, [&] {
-      std::vector<ExpP> r{flagAt(iv)};
-      auto ls = leaves(elementAt(sv, {iv}), at);
-      r.insert(r.end(), ls.begin(), ls.end());
-      return r;
-    });
-    sr->op = makeLambda(*this, ks, funcOp(*this, op, et, at));
-    sr->ne = leaves(ne, at);
-    std::vector<ExpP> vals;
-    for (auto k : ks) {
-      int o = newVar("vals", arrayT(k, 1));
-      sr->outs.push_back(o);
-      vals.push_back(varExp(mod, o));
+    auto result = [&](const std::vector<ExpP> &r) {
+      std::vector<ExpP> vals(r.begin() + 1, r.end());
+      return Val::tuple({arrayFromVars(keys.type, {r[0]}), arrayFromVars(vs.type, vals)}, rt);
+    };
+    // Integer keys, an operator that a histogram applies in any order
+    // (component-wise +, *, min, max) and no bool values: where the keys
+    // span fewer than max(n, 4096) values and at most the device's
+    // group_by_hist_bins(), one histogram of counts and values over
+    // [min key, max key] and a filter of the bins that have elements,
+    // instead of the sort (docs/lowering.md).
+    Lambda opL = makeLambda(*this, ks, funcOp(*this, op, et, at));
+    TypeP kt = elemTypeOf(keys.type);
+    bool byHist = kt && kt->isScalar() && (kt->scalar == ScalarKind::Int || kt->scalar == ScalarKind::Long);
+    for (size_t k = 0; byHist && k < ks.size(); ++k) {
+      const char *kind = nullptr;
+      byHist = ks[k] != ScalarKind::Bool && simpleComponent(opL, ks.size(), k, kind);
     }
-    emit(sr);
-    auto f = std::make_shared<Filter>();
-    f->n = shapeExp(kArr, 0);
-    f->index = newVar("i", L1());
-    ExpP fv = varExp(f->index, L1());
-    f->body.results = {flagAt(fv), readExp(kArr, {fv})};
-    int ko = newVar("keys", kArr->type);
-    f->outs = {ko};
-    emit(f);
-    return Val::tuple({arrayFromVars(keys.type, {varExp(mod, ko)}), arrayFromVars(vs.type, vals)}, rt);
+    if (!byHist) return result(sortPlan(keys));
+    Val kv = materialize(keys, at);
+    ExpP kArr = kv.arrs.at(0);
+    ExpP n = bindScalar("n", shapeExp(kArr, 0));
+    auto mm = reduceElems(
+        *this, kv, {ScalarKind::Long, ScalarKind::Long},
+        [](const std::vector<ExpP> &a, const std::vector<ExpP> &b) {
+          return std::vector<ExpP>{callExp("min", {a[0], b[0]}, ScalarKind::Long),
+                                   callExp("max", {a[1], b[1]}, ScalarKind::Long)};
+        },
+        {constLong(INT64_MAX), constLong(INT64_MIN)}, at, "reduce_by_key: the keys' range",
+        [](const Val &item) {
+          ExpP k = toLong(item.e);
+          return std::vector<ExpP>{k, k};
+        });
+    ExpP kmin = bindScalar("kmin", mm[0]);
+    // max - min wraps to a negative value where it does not fit a long
+    ExpP span = bindScalar("span", binaryExp(BinOp::Sub, mm[1], kmin));
+    ExpP limit = callExp("min", {maxL(n, constLong(4096)), callExp("group_by_hist_bins", {}, ScalarKind::Long)},
+                         ScalarKind::Long);
+    auto plans = std::make_shared<If>();
+    plans->cond = binaryExp(BinOp::And, binaryExp(BinOp::Gt, n, constLong(0)),
+                            binaryExp(BinOp::And, binaryExp(BinOp::Ge, span, constLong(0)),
+                                      binaryExp(BinOp::Lt, span, limit)));
+    plans->thenB = subBlock(false, [&] {
+      ExpP bins = bindScalar("bins", addL(span, constLong(1)));
+      auto binOf = [&](const ExpP &iv) { return binaryExp(BinOp::Sub, toLong(readExp(kArr, {iv})), kmin); };
+      auto hist = [&](const std::vector<ScalarKind> &hk, const Lambda &hop, const std::vector<ExpP> &hne,
+                      const std::function<std::vector<ExpP>(const ExpP &)> &value) {
+        auto h = std::make_shared<Hist>();
+        h->bins = bins;
+        h->n = n;
+        h->index = newVar("i", L1());
+        ExpP iv = varExp(h->index, L1());
+        h->body = bodyBlock({h->n}, {h->index}, [&] {
+          std::vector<ExpP> r{binOf(iv)};
+          auto ls = value(iv);
+          r.insert(r.end(), ls.begin(), ls.end());
+          return r;
+        });
+        h->op = hop;
+        h->ne = hne;
+        for (auto k : hk) h->outs.push_back(newVar("hist", arrayT(k, 1)));
+        h->span = at;
+        emit(h);
+        return h->outs;
+      };
+      auto counts = hist({ScalarKind::Int}, makeLambda(*this, {ScalarKind::Int}, binOp(BinOp::Add)),
+                         {constInt(0)}, [](const ExpP &) { return std::vector<ExpP>{constInt(1)}; });
+      auto sums = hist(ks, opL, leaves(ne, at), [&](const ExpP &iv) { return leaves(elementAt(vs, {iv}), at); });
+      auto f = std::make_shared<Filter>();
+      f->n = bins;
+      f->index = newVar("b", L1());
+      ExpP bv = varExp(f->index, L1());
+      f->body.results = {binaryExp(BinOp::Gt, readExp(varExp(mod, counts[0]), {bv}), constInt(0)),
+                         convertExp(binaryExp(BinOp::Add, kmin, bv), kt->scalar)};
+      for (int o : sums) f->body.results.push_back(readExp(varExp(mod, o), {bv}));
+      std::vector<ExpP> out;
+      f->outs.push_back(newVar("keys", arrayT(kt->scalar, 1)));
+      for (auto k : ks) f->outs.push_back(newVar("vals", arrayT(k, 1)));
+      emit(f);
+      for (int o : f->outs) out.push_back(varExp(mod, o));
+      return out;
+    });
+    plans->elseB = subBlock(false, [&] { return sortPlan(kv); });
+    std::vector<ExpP> r;
+    for (auto &e : plans->thenB.results) {
+      int o = newVar("rbk", e->type);
+      plans->outs.push_back(o);
+      r.push_back(varExp(mod, o));
+    }
+    plans->span = at;
+    emit(plans);
+    return result(r);
   }
   error(at, "unsupported intrinsic '" + name + "'");
 }

@@ -737,6 +737,8 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
     c.items_in_one_pass = one ? one[0] != '0' : !c.gpu;
     const char* inner = getenv_nonempty("ARRC_INNER_LOOPS");
     c.inner_loops_sequential = inner ? inner[0] != '0' : !c.gpu;
+    const char* bins = getenv_nonempty("ARRC_GROUP_BY_HIST_BINS");
+    c.group_by_hist_bins = bins ? std::max<int64_t>(0, std::atoll(bins)) : c.gpu ? int64_t(1) << 24 : int64_t(1) << 17;
   }
   c.driver_version = device_str(c.device, CL_DRIVER_VERSION);
   c.device_version = device_str(c.device, CL_DEVICE_VERSION);
@@ -821,6 +823,7 @@ bool Context::map_lanes() const { return impl_->map_lanes; }
 bool Context::stage_rows() const { return impl_->stage_rows; }
 bool Context::items_in_one_pass() const { return impl_->items_in_one_pass; }
 bool Context::inner_loops_sequential() const { return impl_->inner_loops_sequential; }
+int64_t Context::group_by_hist_bins() const { return impl_->group_by_hist_bins; }
 int64_t Context::long_row_min() const { return impl_->long_row_min; }
 bool Context::supports_fp64() const { return impl_->fp64; }
 size_t Context::max_alloc_bytes() const { return impl_->max_alloc; }

@@ -54,7 +54,9 @@ struct Exp {
     Call,    // fn(args...): math built-ins sqrt exp log pow sin cos tan atan2
              // abs min max floor ceil round erf isnan; host code only:
              // items_in_one_pass() (bool), the device's plan choice of
-             // FuseMultiHist.cpp (arrc::Context::items_in_one_pass)
+             // FuseMultiHist.cpp (arrc::Context::items_in_one_pass);
+             // inner_loops_sequential() (bool, FuseExpandLoop.cpp);
+             // group_by_hist_bins() (long, reduce_by_key's plans)
     Read,    // args[0] is an array Var; args[1..rank] the indices -> element
     Shape,   // extent of axis `axis` of array args[0]
     Weight   // weight `axis` (0..rank; rank = offset) of array args[0]

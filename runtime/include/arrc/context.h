@@ -207,6 +207,12 @@ public:
   // vectorises), or flattens it (GPUs: the work of short and long inner
   // ranges balances across a warp). ARRC_INNER_LOOPS=1 or 0 forces it.
   bool inner_loops_sequential() const;
+  // The most bins (keys from the smallest to the largest) for which generated
+  // code groups reduce_by_key by a histogram rather than by sorting: 2^24
+  // on GPUs, whose atomic histograms beat the sort at every count measured;
+  // 2^17 on CPUs, where a histogram's private copies cost more beyond that
+  // (docs/lowering.md). ARRC_GROUP_BY_HIST_BINS=n sets it (0: always sort).
+  int64_t group_by_hist_bins() const;
   // The count above which a generated map's element that sums over an
   // irregular range (CSR SpMV's rows) is shared by its work-group's 256
   // work-items instead of one (GPUs: 128); 0: never. ARRC_LONG_ROWS=0 turns
