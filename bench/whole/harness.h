@@ -175,5 +175,6 @@ void bench_saxpy(Bench& b);
 void bench_filtercount(Bench& b);
 void bench_sort(Bench& b);
 void bench_dgemm(Bench& b);
+void bench_groupby(Bench& b);
 
 }  // namespace whole

@@ -39,6 +39,7 @@ const Program kPrograms[] = {
     {"filtercount", whole::bench_filtercount, "int elements: 1e4 / 1e7 / 1e8"},
     {"sort", whole::bench_sort, "int elements: 1e4 / 1e6 / 1e8"},
     {"dgemm", whole::bench_dgemm, "matrix order (double): 32 / 256 / 4096"},
+    {"groupby", whole::bench_groupby, "(int key, float) pairs, n / 100 keys: 1e4 / 1e6 / 1e8"},
 };
 
 void usage(FILE* f, const char* argv0) {

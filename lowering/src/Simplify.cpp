@@ -122,6 +122,23 @@ struct Simplifier {
   // one Select per output (both sides are safe to evaluate).
   bool selectIf(If &x, std::vector<StmtP> &out) {
     if (!x.thenB.stmts.empty() || !x.elseB.stmts.empty()) return false;
+    // Both branches yield the same scalars (a segment start's `ne op x`
+    // where op ignores its left side): those, whatever the condition.
+    // (Nothing that can raise: the condition goes, and sameExp ignores
+    // the positions of checks.)
+    bool same = !hasCheckedRead(x.cond);
+    for (size_t k = 0; same && k < x.outs.size(); ++k)
+      same = x.thenB.results[k]->type.rank == 0 && !hasCheckedRead(x.thenB.results[k]) &&
+             sameExp(x.thenB.results[k], x.elseB.results[k]);
+    if (same) {
+      for (size_t k = 0; k < x.outs.size(); ++k) {
+        auto let = std::make_shared<Let>();
+        let->outs = {x.outs[k]};
+        let->value = x.thenB.results[k];
+        out.push_back(let);
+      }
+      return true;
+    }
     for (auto *blk : {&x.thenB, &x.elseB})
       for (auto &r : blk->results)
         if ((r->kind != Exp::Var && r->kind != Exp::Const) || r->type.rank != 0) return false;

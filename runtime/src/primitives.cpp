@@ -437,11 +437,21 @@ void reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n, cons
     // +, *, min, max of integers and floats: the plain loop, vectorised by
     // the device compiler as a reduction (clang's loop hint also lets it
     // reorder float operations, as every reduce schedule may: the operator
-    // is associative); custom operators get four independent accumulators.
+    // is associative); so are records whose members each have such an
+    // operator (op.fields: a reduce of (min, max) is two reductions once
+    // the device compiler splits the record); custom operators get four
+    // independent accumulators.
     bool vectorised = is_scalar_type(t) && op.kind != Operator::Custom;
+    size_t widest = t.size;
+    if (!vectorised && !op.fields.empty()) {
+      vectorised = true;
+      widest = 1;
+      for (auto& f : op.fields) vectorised = vectorised && f.kind != Operator::Custom;
+      for (auto& m : t.fields) widest = std::max(widest, m.size);
+    }
     std::string defs = op.commutative && !vectorised ? "#define ARRC_COMMUTATIVE 1\n" : "";
     if (vectorised)  // 512 bits of T per step (clang's loop hint; other compilers ignore it)
-      defs += "#define ARRC_VECTOR_WIDTH " + std::to_string(std::max<size_t>(4, 64 / std::max<size_t>(t.size, 1))) + "\n";
+      defs += "#define ARRC_VECTOR_WIDTH " + std::to_string(std::max<size_t>(4, 64 / std::max<size_t>(widest, 1))) + "\n";
     const ProgramSource& src = program(ctx, t, &op, in, defs, "reduce cpu", [] {
       return std::string(detail::kReduceCpu) + detail::kReduceCpuFinal;
     });
