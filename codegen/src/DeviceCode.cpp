@@ -3,6 +3,7 @@
 #include "Generator.h"
 
 #include <cmath>
+#include <regex>
 
 namespace arrc::cg {
 
@@ -798,6 +799,39 @@ void Generator::beginKernel(Code &k, const std::string &name, const std::string 
   k.line("__kernel void " + name + "(");
   for (size_t i = 0; i < p.size(); ++i) k.line("    " + p[i] + (i + 1 < p.size() ? "," : ")"));
   k.open("");
+}
+
+std::string Generator::rebaseArrays(const std::string &kernel) {
+  // One pointer instead of a pointer and an offset per array: an add less
+  // per read, and a value less live in the loops (PoCL kept the SpMV
+  // loop's base pointers on the stack: one thread, 1.9 -> 1.65 ms).
+  size_t open = kernel.find("\n{\n");
+  if (open == std::string::npos || kernel.find("__kernel void") == std::string::npos) return kernel;
+  std::string params = kernel.substr(0, open), body = kernel.substr(open + 3);
+  static const std::regex ptr(R"(\n    __global (?:const )?\w+ \*(\w+)[,)])");
+  std::string prologue;
+  for (std::sregex_iterator it(params.begin(), params.end(), ptr), end; it != end; ++it) {
+    const std::string a = (*it)[1];
+    int rank = 0;
+    while (params.find("long " + a + "_w" + std::to_string(rank + 1) + ",") != std::string::npos ||
+           params.find("long " + a + "_w" + std::to_string(rank + 1) + ")") != std::string::npos)
+      ++rank;
+    if (rank == 0 || params.find("long " + a + "_n0") == std::string::npos) continue;
+    const std::string off = a + "_w" + std::to_string(rank), use = " + " + off + "]";
+    std::regex word("\\b" + off + "\\b");
+    auto all = std::distance(std::sregex_iterator(body.begin(), body.end(), word), std::sregex_iterator());
+    size_t reads = 0;
+    for (size_t p = body.find(use); p != std::string::npos; p = body.find(use, p + 1)) ++reads;
+    if (all == 0 || size_t(all) != reads) continue;
+    std::string out;
+    size_t from = 0;
+    for (size_t p = body.find(use); p != std::string::npos; from = p + use.size(), p = body.find(use, from))
+      out += body.substr(from, p - from) + "]";
+    body = out + body.substr(from);
+    prologue += "  " + a + " += " + off + ";\n";
+  }
+  if (prologue.empty()) return kernel;
+  return params + "\n{\n  // each array from its first element (the offsets below are no longer added)\n" + prologue + body;
 }
 
 std::string Generator::launch(const std::string &kernel, const std::string &global, const std::string &local,

@@ -208,6 +208,10 @@ private:
                               const std::vector<const ir::Lambda *> &lambdas,
                               const std::vector<int> &bound);
   std::string newKernel(const std::string &kind, const Stmt &s);
+  // A finished kernel whose array parameters are read only at `a[... + a_wR]`
+  // (R: the rank, the offset's weight) with `a += a_wR;` at its start and
+  // the offset gone from each read (DeviceCode.cpp).
+  static std::string rebaseArrays(const std::string &kernel);
   void beginKernel(Code &k, const std::string &name, const std::string &comment,
                    const std::vector<std::string> &params);
   // unit: a host condition under which the kernel runs in the module's

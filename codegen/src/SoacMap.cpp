@@ -284,7 +284,7 @@ void Generator::map(const Map &x) {
   if (!x.outs.empty()) store();
   staged_.clear();
   k.close();
-  kernels_ += k.s;
+  kernels_ += rebaseArrays(k.s);
 }
 
 } // namespace arrc::cg
