@@ -1,6 +1,6 @@
 // Group-by: the sum of the float values of each distinct int key, keys
 // ascending (bench/programs/groupby.arr, reduce_by_key). Keys uniform in
-// [0, K) with K = n / 100 (10^6 keys at n = 10^8). The C++ versions do what
+// [0, K) with K = n / 100 (10^6 keys at n = 10^8; GROUPBY_KEYS=K sets it). The C++ versions do what
 // a programmer who knows the keys are small integers would: the keys'
 // minimum and maximum, one dense array of sums (and one of counts) over that
 // range, then the keys that occur; OpenMP gives each thread its own arrays
@@ -9,6 +9,7 @@
 #include "groupby.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <omp.h>
 
 namespace whole {
@@ -90,7 +91,9 @@ Groups group_omp(const std::vector<int32_t>& ks, const std::vector<float>& vs) {
 
 void bench_groupby(Bench& b) {
   const int64_t n = b.size("groupby", 10000, 1000000, 100000000);
-  const int64_t K = std::max<int64_t>(16, n / 100);
+  // GROUPBY_KEYS=K sets the key range (the sweep in docs/performance.md)
+  const char* keys_env = std::getenv("GROUPBY_KEYS");
+  const int64_t K = keys_env ? std::max<int64_t>(1, std::atoll(keys_env)) : std::max<int64_t>(16, n / 100);
   const std::vector<int32_t> ks = uniform_ints(91, n, 0, K);
   const std::vector<float> vs = uniform_floats(92, n, 0.0f, 1.0f);
   // the reference: sums in double

@@ -1218,14 +1218,27 @@ __kernel void arrc_hist_init(long nbins, __global T* acc, long acc_off ARRC_OP_P
   long b = get_global_id(0);
   if (b < nbins) acc[acc_off + b] = ARRC_NE;
 }
-__kernel void arrc_hist_global(long n, long nbins, __global T* acc, long acc_off
+// copies > 1: work-group g adds to copy g % copies of the bins (acc holds
+// copies * nbins elements), which arrc_hist_merge_copies then folds: fewer
+// updates of one address at once where the bins are few for global memory.
+__kernel void arrc_hist_global(long n, long nbins, long copies, __global T* acc, long acc_off
                                ARRC_PARAMS ARRC_OP_PARAMS) {
   long G = get_global_size(0);
+  __global T* h = acc + acc_off + (long)(get_group_id(0) % copies) * nbins;
   for (long i = get_global_id(0); i < n; i += G) {
     long b = arrc_bin(i ARRC_ARGS);
     T v = arrc_load(i ARRC_ARGS);  // every value is evaluated (its errors too)
-    if (b >= 0 && b < nbins) ARRC_HIST_GLOBAL_UPDATE(acc + acc_off + b, v);
+    if (b >= 0 && b < nbins) ARRC_HIST_GLOBAL_UPDATE(h + b, v);
   }
+}
+// Bin b = get_global_id(0): its copies folded in copy order.
+__kernel void arrc_hist_merge_copies(long copies, long nbins, __global const T* part, __global T* out,
+                                     long out_off ARRC_PARAMS ARRC_OP_PARAMS) {
+  long b = get_global_id(0);
+  if (b >= nbins) return;
+  T acc = part[b];
+  for (long c = 1; c < copies; ++c) acc = arrc_op(acc, part[c * nbins + b]);
+  ARRC_OUT(out_off + b, acc);
 }
 #endif
 __kernel void arrc_hist_emit(long nbins, __global const T* acc, __global T* out, long out_off

@@ -1118,24 +1118,37 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
   const ProgramSource& src = program(ctx, t, &op, in, defs, "histogram gpu", [] {
     return std::string(detail::kReduceFinal) + detail::kHistGpu;
   });
+  // GPUs: where the bins are few for global memory, each group of work-groups
+  // adds to its own copy (up to 32 copies, at most 2^22 elements in all),
+  // folded at the end: the updates of one bin otherwise queue at one
+  // address (H100, 10^8 (int, float) pairs into 10^5 bins: docs/performance.md).
+  size_t L = static_cast<size_t>(c.wg);
+  size_t groups = std::max<size_t>(
+      1, std::min<size_t>(c.groups, (static_cast<size_t>(std::max<int64_t>(n, 1)) + L * 4 - 1) / (L * 4)));
+  static const int copies_env = env_int("ARRC_HIST_COPIES", 32);
+  int64_t copies = c.cpu ? 1
+                         : std::clamp<int64_t>(std::min<int64_t>((int64_t(1) << 22) / nbins, copies_env), 1,
+                                               static_cast<int64_t>(groups));
   BufferPtr tmp;
   cl_mem acc = out;
   int64_t acc_off = out_offset;
-  if (!out) {
-    tmp = ctx.alloc(static_cast<size_t>(nbins) * t.size);
+  if (!out || copies > 1) {
+    tmp = ctx.alloc(static_cast<size_t>(copies * nbins) * t.size);
     acc = tmp->mem();
     acc_off = 0;
   }
-  size_t L = static_cast<size_t>(c.wg);
   Launch(ctx, ctx.kernel(src, "arrc_hist_init"))
-      .val<cl_long>(nbins).mem(acc).val<cl_long>(acc_off).opargs(&op)
-      .run(round_up(static_cast<size_t>(nbins), L), L);
-  if (n > 0) {
-    size_t groups = std::max<size_t>(
-        1, std::min<size_t>(c.groups, (static_cast<size_t>(n) + L * 4 - 1) / (L * 4)));
+      .val<cl_long>(copies * nbins).mem(acc).val<cl_long>(acc_off).opargs(&op)
+      .run(round_up(static_cast<size_t>(copies * nbins), L), L);
+  if (n > 0)
     Launch(ctx, ctx.kernel(src, "arrc_hist_global"))
-        .val<cl_long>(n).val<cl_long>(nbins).mem(acc).val<cl_long>(acc_off).extra(in).opargs(&op)
-        .run(groups * L, L);
+        .val<cl_long>(n).val<cl_long>(nbins).val<cl_long>(copies).mem(acc).val<cl_long>(acc_off).extra(in)
+        .opargs(&op).run(groups * L, L);
+  if (copies > 1) {
+    Launch(ctx, ctx.kernel(src, "arrc_hist_merge_copies"))
+        .val<cl_long>(copies).val<cl_long>(nbins).mem(acc).mem(out).val<cl_long>(out_offset).extra(in)
+        .opargs(&op).run(round_up(static_cast<size_t>(nbins), L), L);
+    return;
   }
   if (!out)
     Launch(ctx, ctx.kernel(src, "arrc_hist_emit"))
