@@ -337,7 +337,7 @@ struct Interp {
     if (f == "isnan") return Value::boolean(a[0].isFloat() && std::isnan(a[0].f));
     // plans by device: either gives the same result
     if (f == "items_in_one_pass" || f == "inner_loops_sequential") return Value::boolean(true);
-    if (f == "group_by_hist_bins") return Value::scalarInt(int64_t(1) << 24, ScalarKind::Long);
+    if (f == "group_by_hist_bins") return Value::scalarInt(int64_t(1) << 23, ScalarKind::Long);
     if (!isFloatKind(k)) {
       int64_t x = a.empty() ? 0 : a[0].i;
       if (f == "abs") return Value::scalarInt(x < 0 ? -x : x, k);
