@@ -37,21 +37,47 @@ static OpFn fnOp(const std::string &fn) {
   };
 }
 
+// The value of a floating-point expression of constants (`-1.0f / 0.0f`,
+// which simplify folds only later).
+static bool floatValue(const ExpP &e, double &v) {
+  double a = 0, b = 0;
+  switch (e->kind) {
+  case Exp::Const: v = isFloatKind(e->type.elem) ? e->fval : double(e->ival); return true;
+  case Exp::Convert: return floatValue(e->args[0], v);
+  case Exp::Unary:
+    if (e->unop != UnOp::Neg || !floatValue(e->args[0], a)) return false;
+    v = -a;
+    return true;
+  case Exp::Binary:
+    if (!isFloatKind(e->type.elem) || !floatValue(e->args[0], a) || !floatValue(e->args[1], b)) return false;
+    switch (e->binop) {
+    case BinOp::Add: v = a + b; return true;
+    case BinOp::Sub: v = a - b; return true;
+    case BinOp::Mul: v = a * b; return true;
+    case BinOp::Div: v = a / b; return true;
+    default: return false;
+    }
+  default: return false;
+  }
+}
+
 // Whether `ne` is the identity of every component of `op` as written: + 0,
 // * 1, min of the largest value, max of the smallest (constants only).
 static bool isIdentity(const Lambda &op, const std::vector<ExpP> &ne) {
   for (size_t k = 0; k < ne.size(); ++k) {
     const char *kind = nullptr;
-    if (!simpleComponent(op, ne.size(), k, kind) || ne[k]->kind != Exp::Const) return false;
+    if (!simpleComponent(op, ne.size(), k, kind)) return false;
     ScalarKind t = ne[k]->type.elem;
     std::string kd = kind;
     if (isFloatKind(t)) {
-      double v = ne[k]->fval;
+      double v = 0;
+      if (!floatValue(ne[k], v)) return false;
       if (!((kd == "Add" && v == 0) || (kd == "Mul" && v == 1) || (kd == "Min" && v == HUGE_VAL) ||
             (kd == "Max" && v == -HUGE_VAL)))
         return false;
       continue;
     }
+    if (ne[k]->kind != Exp::Const) return false;
     int64_t v = ne[k]->ival;
     int64_t lo = t == ScalarKind::Long ? INT64_MIN : INT32_MIN, hi = t == ScalarKind::Long ? INT64_MAX : INT32_MAX;
     if (!((kd == "Add" && v == 0) || (kd == "Mul" && v == 1) || (kd == "Min" && v == hi) || (kd == "Max" && v == lo)))

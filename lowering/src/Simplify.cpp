@@ -25,6 +25,9 @@ static ExpP fold(const ExpP &e) {
         case BinOp::Add: return constFloat(p + q, e->type.elem);
         case BinOp::Sub: return constFloat(p - q, e->type.elem);
         case BinOp::Mul: return constFloat(p * q, e->type.elem);
+        // IEEE division (x / 0.0 is an infinity or NaN, as on the device);
+        // rounding the double quotient of two floats gives the float one
+        case BinOp::Div: return constFloat(p / q, e->type.elem);
         case BinOp::Lt: return constBool(p < q);
         case BinOp::Le: return constBool(p <= q);
         case BinOp::Gt: return constBool(p > q);

@@ -41,3 +41,14 @@ export (int[[*]], int[[*]]) last(int[[*]] k, int[[*]] v) = reduce_by_key(\_a b -
 // CHECK: = if
 // CHECK-NEXT: yield (10 + {{.*}})
 export (int[[*]], int[[*]]) plus_ten(int[[*]] k, int[[*]] v) = reduce_by_key((+), 10, k, v);
+
+// max from -inf written as a division: simplify folds it (IEEE division),
+// so the histogram's neutral element is a constant (its atomic path) and
+// no segment start folds it in.
+// CHECK-LABEL: export maxcat(
+// CHECK: } ne (0, -inff)
+// CHECK: else {
+// CHECK: segreduce
+// CHECK-NOT: if
+// CHECK: } ne (-inff)
+export (int[[*]], float[[*]]) maxcat(int[[*]] k, float[[*]] v) = reduce_by_key(max, -1.0f / 0.0f, k, v);
