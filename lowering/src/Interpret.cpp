@@ -661,8 +661,9 @@ struct Interp {
         auto r = block(body);
         bool start = i == 0 || r.at(0).i;
         if (start && i > 0 && !scan) rows.push_back(acc);
-        if (start) acc = ne;
-        acc = applyOp(op, acc, std::vector<Value>(r.begin() + 1, r.end()));
+        std::vector<Value> x(r.begin() + 1, r.end());
+        // a segment starts with its first element (IR.h: ne is not folded in)
+        acc = start ? x : applyOp(op, acc, x);
         if (scan) rows.push_back(acc);
       }
       if (!scan && n > 0) rows.push_back(acc);

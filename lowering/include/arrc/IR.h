@@ -301,7 +301,10 @@ struct Sort : Stmt {
 };
 
 // Segmented inclusive scan: body.results = (flag, v0..vK-1); a true flag
-// starts a segment. outs = K arrays of length n.
+// (and element 0) starts a segment, whose first value is its element's
+// (as the runtime's primitives: a segment does not fold `ne` in; lowering
+// makes the element `ne op x` where the language needs it). outs = K
+// arrays of length n.
 struct SegScan : Stmt {
   SegScan() : Stmt(StmtKind::SegScan) {}
   ExpP n;

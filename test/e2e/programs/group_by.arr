@@ -121,3 +121,22 @@ def bool check_mod(long n, long m, long off) {
 // in: 100L 1000L -9223372036854775807L
 // out: true
 export bool mod_groups(long n, long m, long off) = check_mod(n, m, off);
+
+// Each segment folds from ne, also where ne is not the operator's identity
+// (as the interpreter and hist do): ne op x at every segment start. Outside
+// the language's contract (ne is op's neutral element), so single-device
+// only: the distributed overloads assume a neutral element.
+// == test
+// tags: single-device
+// in: [true, false, true] [1, 2, 3]
+// out: [13, 13]
+// in: [false, false] [4, 5]
+// out: [19]
+export int[[*]] segred_ne(bool[[*]] f, int[[*]] xs) = segmented_reduce((+), 10, f, xs);
+// == test
+// tags: single-device
+// in: [true, false, true] [1, 2, 3]
+// out: [11, 13, 13]
+// in: [false, true, false] [2, 3, 4]
+// out: [12, 13, 17]
+export int[[*]] segscan_ne(bool[[*]] f, int[[*]] xs) = segmented_scan((+), 10, f, xs);

@@ -7,3 +7,4 @@
 // in: [] []
 // out: ([], [], [], [2, 2])
 export (int[[*]], int[[*]], int[[*]], int[[*]]) s(bool[[*]] fl, int[[*]] xs) = (segmented_scan((+), 0, fl, xs), segmented_reduce((+), 0, fl, xs), segm_iota(fl), repl_iota([0, 0, 2]));
+
