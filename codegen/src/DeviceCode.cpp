@@ -818,16 +818,15 @@ std::string Generator::rebaseArrays(const std::string &kernel) {
       ++rank;
     if (rank == 0 || params.find("long " + a + "_n0") == std::string::npos) continue;
     const std::string off = a + "_w" + std::to_string(rank), use = " + " + off + "]";
-    std::regex word("\\b" + off + "\\b");
-    auto all = std::distance(std::sregex_iterator(body.begin(), body.end(), word), std::sregex_iterator());
-    size_t reads = 0;
-    for (size_t p = body.find(use); p != std::string::npos; p = body.find(use, p + 1)) ++reads;
-    if (all == 0 || size_t(all) != reads) continue;
     std::string out;
-    size_t from = 0;
-    for (size_t p = body.find(use); p != std::string::npos; from = p + use.size(), p = body.find(use, from))
+    size_t from = 0, reads = 0;
+    for (size_t p = body.find(use); p != std::string::npos; from = p + use.size(), p = body.find(use, from), ++reads)
       out += body.substr(from, p - from) + "]";
-    body = out + body.substr(from);
+    out += body.substr(from);
+    // every use of the offset was one of those reads
+    std::regex word("\\b" + off + "\\b");
+    if (reads == 0 || std::regex_search(out, word)) continue;
+    body = out;
     prologue += "  " + a + " += " + off + ";\n";
   }
   if (prologue.empty()) return kernel;

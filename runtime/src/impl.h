@@ -38,7 +38,7 @@ struct ContextImpl {
   bool stage_rows = false; // gpu, unless ARRC_STAGE_ROWS forces it on or off
   bool items_in_one_pass = false; // !gpu, unless ARRC_ITEMS_ONE_PASS forces it
   bool inner_loops_sequential = false; // !gpu, unless ARRC_INNER_LOOPS forces it
-  int64_t group_by_hist_bins = 0;      // 2^24 on GPUs, 2^17 on CPUs, or ARRC_GROUP_BY_HIST_BINS
+  int64_t group_by_hist_bins = 0;      // 2^23 on GPUs, 2^17 on CPUs, or ARRC_GROUP_BY_HIST_BINS
   int64_t long_row_min = 0; // gpu: 128, unless ARRC_LONG_ROWS sets it (0: off)
   // NVIDIA compute capability >= 7 (cl_nv_device_attribute_query): the
   // primitives may use warp shuffles/ballots through inline PTX (see
