@@ -784,12 +784,35 @@ __kernel void arrc_ccompact_count(long n, long chunk, __global long* counts ARRC
   for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) arrc_c += arrc_keep(arrc_i, arrc_load(arrc_i ARRC_ARGS) ARRC_ARGS) != 0;
   counts[arrc_g] = arrc_c;
 }
-__kernel void arrc_ccompact_write(long n, long chunk, __global const long* offs, __global T* out,
+__kernel void arrc_ccompact_write(long n, long chunk, __global const long* offs,
+                                  __global const long* total, __global T* out,
                                   long out_off ARRC_PARAMS) {
   long arrc_g = get_global_id(0);
   long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);
   long arrc_p = out_off + offs[arrc_g];
-  for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) {
+  long arrc_end = out_off + (arrc_g + 1 < (long)get_global_size(0) ? offs[arrc_g + 1] : total[0]);
+  // Blocks of 64 while at least 64 of the chunk's output slots remain: the
+  // values and keep flags first (no branch: vectorised as the count is),
+  // then every value stored at the next slot, which advances only past kept
+  // ones (a later store overwrites the rest, all inside the chunk's slots).
+  // A branch per element mispredicts: on PoCL, one thread, 10^7 ints kept at
+  // random, 50% 36 -> ? ms, 5% 7.7 -> ? ms.
+  long arrc_i = arrc_lo;
+  for (; arrc_i + 64 <= arrc_hi && arrc_p + 64 <= arrc_end; arrc_i += 64) {
+    T arrc_vs[64];
+    uchar arrc_fl[64];
+    for (int arrc_j = 0; arrc_j < 64; ++arrc_j) {
+      arrc_vs[arrc_j] = arrc_load(arrc_i + arrc_j ARRC_ARGS);
+      arrc_fl[arrc_j] = arrc_keep(arrc_i + arrc_j, arrc_vs[arrc_j] ARRC_ARGS) != 0;
+    }
+    for (int arrc_j = 0; arrc_j < 64; ++arrc_j) {
+      ARRC_OUT(arrc_p, arrc_vs[arrc_j]);
+      arrc_p += arrc_fl[arrc_j];
+    }
+  }
+  // The rest one by one, up to the chunk's last kept element (the count pass
+  // has evaluated every element, so skipping the rest skips no error).
+  for (; arrc_i < arrc_hi && arrc_p < arrc_end; ++arrc_i) {
     T arrc_v = arrc_load(arrc_i ARRC_ARGS);
     if (arrc_keep(arrc_i, arrc_v ARRC_ARGS)) { ARRC_OUT(arrc_p, arrc_v); arrc_p++; }
   }

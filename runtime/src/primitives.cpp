@@ -567,8 +567,8 @@ int64_t compact(Context& ctx, const ElemType& t, int64_t n, const Fused& in, cl_
     Launch(ctx, ctx.kernel(src, "arrc_chunk_offsets"))
         .val<cl_long>(ch.count).mem(offs->mem()).mem(count_out).run(1, 1);
     Launch(ctx, ctx.kernel(src, "arrc_ccompact_write"))
-        .val<cl_long>(n).val<cl_long>(ch.size).mem(offs->mem()).mem(out).val<cl_long>(out_offset)
-        .extra(in).run(ch.count, 1);
+        .val<cl_long>(n).val<cl_long>(ch.size).mem(offs->mem()).mem(count_out).mem(out)
+        .val<cl_long>(out_offset).extra(in).run(ch.count, 1);
   } else {
     compact_tiles(ctx, c, t, n, in, out, out_offset, count_out);
   }
