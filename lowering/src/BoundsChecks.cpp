@@ -1144,19 +1144,23 @@ private:
   struct BodyOf {
     Block *body = nullptr;
     std::vector<ExpP> nonEmpty; // the SOAC has elements iff all are > 0
+    std::vector<int> index;     // the SOAC's index variables, one per nonEmpty
   };
+  template <class T> static void one(BodyOf &r, T &x) { r.body = &x.body, r.nonEmpty = {x.n}, r.index = {x.index}; }
   static BodyOf bodyOf(Stmt &s) {
     BodyOf r;
     switch (s.kind) {
-    case StmtKind::Map: r.body = &static_cast<Map &>(s).body, r.nonEmpty = static_cast<Map &>(s).dims; break;
-    case StmtKind::Reduce: r.body = &static_cast<Reduce &>(s).body, r.nonEmpty = {static_cast<Reduce &>(s).n}; break;
-    case StmtKind::Scan: r.body = &static_cast<Scan &>(s).body, r.nonEmpty = {static_cast<Scan &>(s).n}; break;
-    case StmtKind::Filter: r.body = &static_cast<Filter &>(s).body, r.nonEmpty = {static_cast<Filter &>(s).n}; break;
-    case StmtKind::Scatter: r.body = &static_cast<Scatter &>(s).body, r.nonEmpty = {static_cast<Scatter &>(s).n}; break;
-    case StmtKind::Hist: r.body = &static_cast<Hist &>(s).body, r.nonEmpty = {static_cast<Hist &>(s).n}; break;
-    case StmtKind::SegScan: r.body = &static_cast<SegScan &>(s).body, r.nonEmpty = {static_cast<SegScan &>(s).n}; break;
-    case StmtKind::SegReduce: r.body = &static_cast<SegReduce &>(s).body, r.nonEmpty = {static_cast<SegReduce &>(s).n}; break;
-    case StmtKind::MultiHist: r.body = &static_cast<MultiHist &>(s).body, r.nonEmpty = {static_cast<MultiHist &>(s).n}; break;
+    case StmtKind::Map:
+      r.body = &static_cast<Map &>(s).body, r.nonEmpty = static_cast<Map &>(s).dims, r.index = static_cast<Map &>(s).index;
+      break;
+    case StmtKind::Reduce: one(r, static_cast<Reduce &>(s)); break;
+    case StmtKind::Scan: one(r, static_cast<Scan &>(s)); break;
+    case StmtKind::Filter: one(r, static_cast<Filter &>(s)); break;
+    case StmtKind::Scatter: one(r, static_cast<Scatter &>(s)); break;
+    case StmtKind::Hist: one(r, static_cast<Hist &>(s)); break;
+    case StmtKind::SegScan: one(r, static_cast<SegScan &>(s)); break;
+    case StmtKind::SegReduce: one(r, static_cast<SegReduce &>(s)); break;
+    case StmtKind::MultiHist: one(r, static_cast<MultiHist &>(s)); break;
     default: break;
     }
     return r;
@@ -1186,6 +1190,7 @@ private:
     std::set<int> inner; // defined in the SOAC: not fixed for it
     stmtDefs(s, inner);
     blockDefs(*bo.body, inner);
+    if (promoteIndexRead(bo, inner, sc, checks)) return;
     std::map<int, ExpP> pure; // body Lets of values fixed for the SOAC, for the host condition
     std::vector<ExpP> path;
     for (auto &d : bo.nonEmpty) path.push_back(d);
@@ -1380,6 +1385,140 @@ private:
       }
     return true;
   }
+  // A checked read R that is the only thing in the SOAC's body that can
+  // raise (written once or several times), evaluated in every element (in a
+  // Let of the body or in its results, not in a select's branches or the
+  // right side of && / ||, after no while loop), of an array fixed for the
+  // SOAC at, on one axis, base + i for a SOAC index i (exactly: coefficient
+  // 1, base fixed) and, on every other axis, at a fixed index or one proven
+  // in range. The elements run in index order (row-major for a map nest) and
+  // nothing else raises, so R raises first at the first element if an index
+  // is out of range there, else at the first i with base + i == extent, or
+  // never. So a host Check before the SOAC of `no element || base >= 0 &&
+  // base + n <= extent && (fixed indices in range)`, reporting that index, is
+  // the same, and in the body the indices are in range
+  // (`sum([a[i] * b[i] | i <- iota(length(a))])`: b's check leaves the
+  // reduce, whose loop then vectorises on CPUs).
+  bool promoteIndexRead(const BodyOf &bo, const std::set<int> &inner, const Scope &sc,
+                        std::vector<StmtP> &checks) {
+    std::vector<ExpP> reads;
+    bool always = false, whileBefore = false;
+    std::function<bool(const ExpP &, const ExpP &)> evaluated = [&](const ExpP &e, const ExpP &R) {
+      if (e == R) return true;
+      if (e->kind == Exp::Select) return evaluated(e->args[0], R);
+      if (e->kind == Exp::Binary && (e->binop == BinOp::And || e->binop == BinOp::Or)) return evaluated(e->args[0], R);
+      for (auto &a : e->args)
+        if (evaluated(a, R)) return true;
+      return false;
+    };
+    auto collect = [&](const ExpP &e) {
+      size_t from = reads.size();
+      checkedReads(e, reads);
+      for (size_t r = from; r < reads.size(); ++r)
+        if (!whileBefore && evaluated(e, reads[r])) always = true;
+    };
+    for (auto &t : bo.body->stmts) {
+      if (t->kind == StmtKind::Let) {
+        collect(static_cast<Let &>(*t).value);
+        continue;
+      }
+      if (mayRaise(*t)) return false;
+      if (t->kind == StmtKind::Loop && static_cast<ir::Loop &>(*t).form != ir::Loop::For) whileBefore = true;
+    }
+    for (auto &r : bo.body->results) collect(r);
+    if (reads.empty() || !always) return false;
+    for (size_t r = 1; r < reads.size(); ++r)
+      if (!sameExp(reads[r], reads[0])) return false;
+    const ExpP R = reads[0];
+    if (R->args[0]->kind != Exp::Var || an_.guards().count(R->args[0]->var) || inner.count(R->args[0]->var))
+      return false;
+    // an index expression at i = 0, the body's Lets substituted
+    std::map<int, ExpP> lets;
+    for (auto &t : bo.body->stmts)
+      if (t->kind == StmtKind::Let && t->outs.size() == 1) lets[t->outs[0]] = static_cast<Let &>(*t).value;
+    std::function<ExpP(const ExpP &, int, int)> atZero = [&](const ExpP &e, int idx, int depth) -> ExpP {
+      return rewriteExp(e, [&](const ExpP &x) -> ExpP {
+        if (x->kind != Exp::Var) return nullptr;
+        if (x->var == idx) return constZero(x->type.elem);
+        auto it = lets.find(x->var);
+        return it != lets.end() && depth < 32 ? atZero(it->second, idx, depth + 1) : nullptr;
+      });
+    };
+    const std::map<int, ExpP> noPure;
+    Prover prover(an_, sc);
+    int iAxis = -1;
+    size_t iDim = 0;
+    const size_t rank = R->args.size() - 1;
+    std::vector<ExpP> at0(rank), ext(rank);
+    std::vector<bool> fixedAxis(rank, false);
+    for (size_t a = 0; a < rank; ++a) {
+      const ExpP &ix = R->args[1 + a];
+      if (!Prover::integral(ix)) return false;
+      ext[a] = shapeExp(R->args[0], static_cast<int>(a));
+      Env env;
+      an_.newQuestion();
+      Lin L = an_.lin(ix, sc, env);
+      int found = -1;
+      for (size_t d = 0; L.ok && d < bo.index.size(); ++d)
+        if (L.t.count("v" + std::to_string(bo.index[d]))) {
+          if (found >= 0) return false;
+          found = static_cast<int>(d);
+        }
+      if (found >= 0) {
+        const std::string key = "v" + std::to_string(bo.index[found]);
+        Lin rest = L;
+        rest.t.erase(key);
+        if (iAxis >= 0 || L.t.at(key).first != 1 || mentions(rest, key)) return false;
+        if (!fixedValue(atZero(ix, bo.index[found], 0), inner, noPure, at0[a])) return false;
+        iAxis = static_cast<int>(a);
+        iDim = static_cast<size_t>(found);
+        continue;
+      }
+      bool indexFree = true;
+      for (int v : bo.index) indexFree = indexFree && !mentionsVar(ix, v, lets);
+      if (indexFree && fixedValue(atZero(ix, -1, 0), inner, noPure, at0[a])) {
+        fixedAxis[a] = true;
+        continue;
+      }
+      // any other index: proven in range, so it never fails
+      if (!(prover.le(constLong(0), ix) && prover.lt(ix, ext[a]))) return false;
+    }
+    if (iAxis < 0) return false;
+    auto in = [&](size_t a) {
+      ExpP x = toLong(at0[a]);
+      return binaryExp(BinOp::And, binaryExp(BinOp::Ge, x, constLong(0)), binaryExp(BinOp::Lt, x, ext[a]));
+    };
+    ExpP ok = binaryExp(BinOp::Le, addL(toLong(at0[iAxis]), toLong(bo.nonEmpty[iDim])), ext[iAxis]);
+    ok = binaryExp(BinOp::And, binaryExp(BinOp::Ge, toLong(at0[iAxis]), constLong(0)), ok);
+    for (size_t a = rank; a-- > 0;)
+      if (fixedAxis[a]) ok = binaryExp(BinOp::And, in(a), ok);
+    ExpP cond = ok;
+    for (auto it = bo.nonEmpty.rbegin(); it != bo.nonEmpty.rend(); ++it)
+      cond = binaryExp(BinOp::Or, binaryExp(BinOp::Le, *it, constZero((*it)->type.elem)), cond);
+    ExpP index = ext[iAxis], extent = ext[iAxis], axis = constLong(iAxis);
+    for (size_t a = rank; a-- > 0;) {
+      if (!fixedAxis[a] && static_cast<int>(a) != iAxis) continue;
+      ExpP bad = unaryExp(UnOp::Not, in(a));
+      index = selectExp(bad, toLong(at0[a]), index);
+      extent = selectExp(bad, ext[a], extent);
+      axis = selectExp(bad, constLong(static_cast<int64_t>(a)), axis);
+    }
+    auto c = std::make_shared<Check>();
+    c->code = Check::Bounds;
+    c->cond = cond;
+    c->pos = R->checkPos;
+    c->values = {index, extent, axis};
+    c->note = "a read at the parallel index checked before the parallel statement (bounds-check elimination)";
+    checks.push_back(c);
+    for (size_t a = 0; a < rank; ++a)
+      if (fixedAxis[a] || static_cast<int>(a) == iAxis) {
+        const ExpP &ix = R->args[1 + a];
+        blockFacts_[bo.body].push_back(binaryExp(BinOp::Ge, ix, constZero(ix->type.elem)));
+        blockFacts_[bo.body].push_back(binaryExp(BinOp::Lt, toLong(ix), ext[a]));
+      }
+    return true;
+  }
+
   // The checked reads in e, in evaluation order.
   static void checkedReads(const ExpP &e, std::vector<ExpP> &out) {
     if (e->kind == Exp::Read && e->checkPos >= 0) out.push_back(e);

@@ -201,7 +201,13 @@ struct Interp {
       }
       break;
     }
-    case Exp::Binary: return binary(e->binop, eval(e->args[0]), eval(e->args[1]), e->type.elem);
+    case Exp::Binary: {
+      // left to right (as written: the first read that fails raises), not in
+      // the unspecified order of a call's arguments
+      Value a = eval(e->args[0]);
+      Value b = eval(e->args[1]);
+      return binary(e->binop, a, b, e->type.elem);
+    }
     case Exp::Convert: {
       Value a = eval(e->args[0]);
       ScalarKind k = e->type.elem;

@@ -21,10 +21,13 @@ export int[[*]] gather(int[[*]] xs, int[[*]] ys) = [xs[ys[i]] | i <- iota(length
 // CHECK: yield xs_{{[0-9]+}}[long(ys_{{[0-9]+}}[long(i_{{[0-9]+}})])]![[#]]
 // CHECK-NEXT: }
 
-// An index plus one over the whole array: checked (the last one is out) ...
+// An index plus one over the whole array: the last one is out, so it is
+// checked, once, before the map (the only read that can raise, at base + i:
+// it raises at i = length - base, reporting the index length) ...
 export int[[*]] shift(int[[*]] xs) = [xs[i + 1] | i <- iota(length(xs))];
 // CHECK-LABEL: export shift(
-// CHECK: yield xs_{{[0-9]+}}[long((i_{{[0-9]+}} + 1))]![[#]]
+// CHECK: check Bounds #[[#]] ((n_[[N:[0-9]+]] <= 0L) || ((1L + n_[[N]]) <= xs_{{[0-9]+}}.shape(0))) [select((!(1L < xs_{{[0-9]+}}.shape(0))), 1L, xs_{{[0-9]+}}.shape(0)), xs_{{[0-9]+}}.shape(0), 0L]
+// CHECK: yield xs_{{[0-9]+}}[long((i_{{[0-9]+}} + 1))]{{$}}
 // ... but not below length - 1 (int(size) - 1 may wrap around: still proven).
 export int[[*]] diffs(int[[*]] xs) = [xs[i + 1] - xs[i] | i <- iota(length(xs) - 1)];
 // CHECK-LABEL: export diffs(

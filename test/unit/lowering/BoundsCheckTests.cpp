@@ -100,7 +100,7 @@ TEST_CASE("bounds checks: counters below the array's own extents lose their chec
   CHECK(deviceChecked(c, "rowsums", false) == 1);
   CHECK(deviceChecked(c, "rowsums") == 0);
   CHECK(deviceChecked(c, "gather") == 1);   // xs[ys[i]]
-  CHECK(deviceChecked(c, "shift") == 1);    // xs[i + 1], i < length(xs)
+  CHECK(deviceChecked(c, "shift") == 0);    // xs[i + 1], i < length(xs): one host check before the map
   CHECK(deviceChecked(c, "diffs") == 0);    // i < length(xs) - 1
   CHECK(deviceChecked(c, "guarded", false) == 2);
   CHECK(deviceChecked(c, "guarded") == 0);  // ys[i] under i < length(ys), xs[i] at i < length(xs)
@@ -221,4 +221,43 @@ TEST_CASE("bounds checks: host checks are facts after them only; sections, views
     agree(c, "spmv", {row_off, ivec({0, 2, 1}), ivec({1, 2, 3}), ivec({10, 20, 30})});
     agree(c, "spmv", {row_off, ivec({0, 5}), ivec({1, 2}), ivec({10, 20})});
   });
+}
+
+TEST_CASE("bounds checks: the one read that can raise, at base + the parallel index, is checked before the SOAC") {
+  auto c = compile(
+      "export int dot(int[[*]] a, int[[*]] b) = sum([a[i] * b[i] | i <- iota(length(a))]);\n"
+      "export int[[*,*]] scalecols(int[[*,*]] A, int[[*]] v) = [[A[i, j] * v[j] | j <- iota(A.size(1))] | i <- iota(A.size(0))];\n"
+      "export int[[*]] shifted(int[[*]] xs, int b, int n) = [xs[i + b] * 2 | i <- iota(n)];\n"
+      "export int[[*]] tworeads(int[[*]] xs, int[[*]] ys) = [xs[i + 1] + ys[i] | i <- iota(length(ys))];\n"
+      "export int[[*]] cond(int[[*]] xs, int[[*]] ys) = [if xs[i] > 0 then ys[i] else 0 | i <- iota(length(xs))];\n"
+      "export int[[*]] row(int[[*,*]] A, int r, int n) = [A[r, j] + A[r, j] | j <- iota(n)];\n"
+      "export int[[*]] prefix(int[[*]] a, int[[*]] b) = scan((+), 0, [b[i] | i <- iota(length(a))]);\n"
+      "export int[[*]] twoarrays(int[[*]] a, int[[*]] b, int[[*]] c) = [b[i] + c[i] | i <- iota(length(a))];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  CHECK(deviceChecked(c, "dot") == 0);
+  CHECK(deviceChecked(c, "scalecols") == 0);
+  CHECK(deviceChecked(c, "shifted") == 1);   // i + b may wrap around (b any int): stays
+  CHECK(deviceChecked(c, "tworeads") == 0);  // ys[i] proven, xs[i + 1] the one left
+  CHECK(deviceChecked(c, "cond") == 1);      // ys[i] only where xs[i] > 0: stays in the body
+  CHECK(deviceChecked(c, "row") == 0);       // r fixed, j at the index
+  CHECK(deviceChecked(c, "prefix") == 0);
+  CHECK(deviceChecked(c, "twoarrays") == 2); // two reads that can raise: both stay
+  eachVec(3, -1, 2, [&](const Value &a) {
+    eachVec(3, 0, 1, [&](const Value &b) {
+      agree(c, "dot", {a, b});
+      agree(c, "tworeads", {a, b});
+      agree(c, "cond", {a, b});
+      agree(c, "prefix", {a, b});
+      agree(c, "twoarrays", {a, b, b});
+      agree(c, "twoarrays", {a, b, a});
+    });
+    for (int b = -2; b <= 3; ++b)
+      for (int n = -1; n <= 4; ++n) agree(c, "shifted", {a, Value::scalarInt(b), Value::scalarInt(n)});
+  });
+  for (int r = 0; r <= 2; ++r)
+    for (int k = 0; k <= 3; ++k) {
+      for (int m = 0; m <= 4; ++m) agree(c, "scalecols", {imat(r, k, 1), ivec(std::vector<int64_t>(size_t(m), 2))});
+      for (int row = -1; row <= 3; ++row)
+        for (int n = 0; n <= 4; ++n) agree(c, "row", {imat(r, k, 1), Value::scalarInt(row), Value::scalarInt(n)});
+    }
 }
