@@ -199,8 +199,126 @@ static inline float __attribute__((overloadable)) arrc_cpu_erf(float a) {
   return t > 0.927734375f ? r : q;
 }
 #ifdef cl_khr_fp64
-static inline double __attribute__((overloadable)) arrc_cpu_log(double x) { return log(x); }
-static inline double __attribute__((overloadable)) arrc_cpu_erf(double x) { return erf(x); }
+// double log, exp, erf and pow of both types, without branches either
+// (PoCL's, one core: log 13.5 ns, erf 65 ns, pow 83-88 ns per call; glibc's
+// 4-10 ns). log: fdlibm's reduction and polynomial (< 1 ulp). exp: Cody-Waite
+// reduction, a degree-13 Taylor polynomial, 2^n as two factors (so that
+// subnormal results and n = 1024 need no branch). erf: x p(x^2) below 1, else
+// 1 - e^(-x^2) q(1/x) / x (Chebyshev fits made with mpmath, <= 2 ulp against
+// it), 1 from 5.95 on. pow: e^(y log|x|) in double with C99's special cases
+// as selects; for float exact to < 1 ulp, for double within
+// |y log|x|| * 2^-52 relative (the product's and log's rounding).
+#ifdef FP_FAST_FMA
+#define ARRC_FMA(a, b, c) fma(a, b, c)
+#else
+#define ARRC_FMA(a, b, c) ((a) * (b) + (c))
+#endif
+static inline double arrc_cpu_logd(double x) {
+  const int sub = x < 2.2250738585072014e-308;  /* subnormal: scale by 2^54 */
+  ulong ix = as_ulong(sub ? x * 18014398509481984.0 : x);
+  ix += 0x3ff0000000000000ul - 0x3fe6a09e667f3bcdul;  /* m in [sqrt(2)/2, sqrt(2)) */
+  const int k = (int)(ix >> 52) - 0x3ff - (sub ? 54 : 0);
+  const double f = as_double((ix & 0x000ffffffffffffful) + 0x3fe6a09e667f3bcdul) - 1.0;
+  const double s = f / (2.0 + f), z = s * s, w = z * z;
+  const double t1 = w * ARRC_FMA(w, ARRC_FMA(w, 1.531383769920937332e-01, 2.222219843214978396e-01),
+                                 3.999999999940941908e-01);
+  const double t2 = z * ARRC_FMA(w, ARRC_FMA(w, ARRC_FMA(w, 1.479819860511658591e-01, 1.818357216161805012e-01),
+                                              2.857142874366239149e-01), 6.666666666666735130e-01);
+  const double hfsq = 0.5 * f * f, dk = (double)k;
+  double r = s * (hfsq + t1 + t2) + dk * 1.90821492927058770002e-10 - hfsq + f + dk * 6.93147180369123816490e-01;
+  r = x == 1.0 ? 0.0 : r;
+  r = x == INFINITY ? x : r;
+  r = x == 0.0 ? -INFINITY : r;
+  return (x < 0.0 || isnan(x)) ? NAN : r;
+}
+static inline double arrc_cpu_expd(double x) {
+  const double xc = fmin(fmax(x, -746.0), 710.0);
+  const double n = rint(xc * 1.4426950408889634);
+  /* n * ln2_hi is exact (its low 32 bits are 0) */
+  const double r = (xc - n * 6.93147180369123816490e-01) - n * 1.90821492927058770002e-10;
+  double p = 1.0 / 6227020800.0;
+  p = ARRC_FMA(p, r, 1.0 / 479001600.0);
+  p = ARRC_FMA(p, r, 1.0 / 39916800.0);
+  p = ARRC_FMA(p, r, 1.0 / 3628800.0);
+  p = ARRC_FMA(p, r, 1.0 / 362880.0);
+  p = ARRC_FMA(p, r, 1.0 / 40320.0);
+  p = ARRC_FMA(p, r, 1.0 / 5040.0);
+  p = ARRC_FMA(p, r, 1.0 / 720.0);
+  p = ARRC_FMA(p, r, 1.0 / 120.0);
+  p = ARRC_FMA(p, r, 1.0 / 24.0);
+  p = ARRC_FMA(p, r, 1.0 / 6.0);
+  p = ARRC_FMA(p, r, 0.5);
+  p = ARRC_FMA(p, r, 1.0);
+  p = ARRC_FMA(p, r, 1.0);
+  const long ni = (long)n, n1 = ni >> 1, n2 = ni - n1;
+  const double y = p * as_double((ulong)(n1 + 1023) << 52) * as_double((ulong)(n2 + 1023) << 52);
+  return isnan(x) ? x : y;
+}
+static inline double arrc_cpu_erfd(double x) {
+  const double t = fabs(x), u = t * t;
+  /* |x| < 1: x p(x^2), p fitted around x^2 = 0.5 */
+  const double up = u - 0.5;
+  double p = -7.795898827002142e-10;
+  p = ARRC_FMA(p, up, 9.432320191926508e-09);
+  p = ARRC_FMA(p, up, -1.0420387617195658e-07);
+  p = ARRC_FMA(p, up, 1.0536323840680666e-06);
+  p = ARRC_FMA(p, up, -9.614808641390195e-06);
+  p = ARRC_FMA(p, up, 7.829649688379886e-05);
+  p = ARRC_FMA(p, up, -0.0005611894221209664);
+  p = ARRC_FMA(p, up, 0.003480274496570158);
+  p = ARRC_FMA(p, up, -0.018283884489152684);
+  p = ARRC_FMA(p, up, 0.07940998675593687);
+  p = ARRC_FMA(p, up, -0.2810721780454342);
+  p = ARRC_FMA(p, up, 0.9654687386698673);
+  /* |x| >= 1: erfc(t) = e^(-t^2) q(v) v, v = 1/t, q fitted around v = 0.58403 */
+  const double v = 1.0 / fmax(t, 1.0);
+  const double vq = v - 0.5840336134453782;
+  double q = 0.5881248883925912;
+  q = ARRC_FMA(q, vq, -0.8357464483723777);
+  q = ARRC_FMA(q, vq, 0.15463670996248832);
+  q = ARRC_FMA(q, vq, 0.3205594613137361);
+  q = ARRC_FMA(q, vq, -0.2451019274499533);
+  q = ARRC_FMA(q, vq, 0.15525101554988102);
+  q = ARRC_FMA(q, vq, -0.15674239116299224);
+  q = ARRC_FMA(q, vq, 0.11537682533157902);
+  q = ARRC_FMA(q, vq, -0.03596101357871302);
+  q = ARRC_FMA(q, vq, -0.03365174590853053);
+  q = ARRC_FMA(q, vq, 0.07758826639638258);
+  q = ARRC_FMA(q, vq, -0.09275682241136915);
+  q = ARRC_FMA(q, vq, 0.08008259140816433);
+  q = ARRC_FMA(q, vq, -0.04634387120939132);
+  q = ARRC_FMA(q, vq, 0.002856266642836338);
+  q = ARRC_FMA(q, vq, 0.03743108043905066);
+  q = ARRC_FMA(q, vq, -0.06275983004407847);
+  q = ARRC_FMA(q, vq, 0.06511641227387945);
+  q = ARRC_FMA(q, vq, -0.04230419440314983);
+  q = ARRC_FMA(q, vq, -0.0006743735545811703);
+  q = ARRC_FMA(q, vq, 0.051027492658298736);
+  q = ARRC_FMA(q, vq, -0.08838372322519844);
+  q = ARRC_FMA(q, vq, 0.08573355223678339);
+  q = ARRC_FMA(q, vq, -0.01097610253377627);
+  q = ARRC_FMA(q, vq, -0.17109440596443634);
+  q = ARRC_FMA(q, vq, 0.49654667652821827);
+  const double big = 1.0 - arrc_cpu_expd(-u) * q * v;
+  const double r = t < 1.0 ? t * p : (t < 5.95 ? big : 1.0);
+  return isnan(x) ? x : copysign(r, x);
+}
+static inline double arrc_cpu_powd(double x, double y) {
+  double r = arrc_cpu_expd(y * arrc_cpu_logd(fabs(x)));
+  const int yint = y == rint(y);  /* infinities count as (even) integers */
+  const int yodd = yint && fabs(y) < 9007199254740992.0 && rint(y * 0.5) != y * 0.5;
+  r = (signbit(x) && yodd) ? -r : r;
+  r = (x < 0.0 && x != -INFINITY && !yint) ? NAN : r;
+  r = (x == 1.0 || y == 0.0 || (x == -1.0 && isinf(y))) ? 1.0 : r;
+  return r;
+}
+static inline double __attribute__((overloadable)) arrc_cpu_log(double x) { return arrc_cpu_logd(x); }
+static inline double __attribute__((overloadable)) arrc_cpu_erf(double x) { return arrc_cpu_erfd(x); }
+static inline double __attribute__((overloadable)) arrc_cpu_pow(double x, double y) { return arrc_cpu_powd(x, y); }
+static inline float __attribute__((overloadable)) arrc_cpu_pow(float x, float y) {
+  return (float)arrc_cpu_powd((double)x, (double)y);
+}
+#define pow(x, y) arrc_cpu_pow(x, y)
 #endif
 #define log(x) arrc_cpu_log(x)
 #define erf(x) arrc_cpu_erf(x)

@@ -4,6 +4,11 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstdio>
+#include <cstring>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <sstream>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -271,4 +276,116 @@ TEST_CASE("memory: too-large allocation raises out of device memory; pool reuses
   CHECK(after.reuses >= before.reuses + 1);
   auto a = Array<int32_t, 1>::from(c, std::vector<int32_t>{1, 2});
   CHECK(reduce(c, a, Operator::add()) == 3);
+}
+
+namespace {
+// Distance in units in the last place between two finite values of T (0 when
+// equal, including +0 and -0).
+template <class T, class I>
+int64_t ulps(T a, T b) {
+  auto key = [](T v) {
+    I i;
+    std::memcpy(&i, &v, sizeof v);
+    return i < 0 ? std::numeric_limits<I>::min() - i : i;  // monotone in v
+  };
+  int64_t d = static_cast<int64_t>(key(a)) - static_cast<int64_t>(key(b));
+  return d < 0 ? -d : d;
+}
+// Equal as IEEE values: both NaN, or the same bits (the sign of zero too).
+template <class T>
+bool same_value(T a, T b) {
+  return (std::isnan(a) && std::isnan(b)) || std::memcmp(&a, &b, sizeof a) == 0;
+}
+template <class T>
+std::vector<T> math_inputs(uint32_t seed, bool exponent) {
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  std::vector<T> v = {T(0), -T(0), T(1), T(-1), T(2), T(-2), T(0.5), T(-0.5), T(3), T(-3), T(1.5), T(-1.5),
+                      inf, -inf, nan, std::numeric_limits<T>::min(), std::numeric_limits<T>::denorm_min(),
+                      std::numeric_limits<T>::max(), -std::numeric_limits<T>::max(), T(0.84375), T(1) - T(1e-7),
+                      T(5.9), T(5.95), T(6), T(-4.5), T(30), T(1e-30)};
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int k = 0; k < 4000; ++k) {
+    double m = exponent ? (k % 3 == 0 ? std::round(u(rng) * 40 - 20) : u(rng) * 60 - 30)
+                        : (k % 2 ? u(rng) * 8 - 4 : std::exp(u(rng) * 200 - 100));
+    if (!exponent && k % 5 == 0) m = -m;
+    v.push_back(static_cast<T>(m));
+  }
+  return v;
+}
+template <class T, class I>
+void check_cpu_math(Context& c, const char* type) {
+  std::string src = std::string(kernel_prelude()) + "#define T " + type + "\n" + R"CLC(
+__kernel void math(long n, __global const T* x, __global const T* y, __global T* out) {
+  long i = get_global_id(0);
+  if (i >= n) return;
+  out[3 * i] = log(x[i]);
+  out[3 * i + 1] = erf(x[i]);
+  out[3 * i + 2] = pow(x[i], y[i]);
+}
+)CLC";
+  ProgramSource prog(src);
+  std::vector<T> xs = math_inputs<T>(7, false), ys0 = math_inputs<T>(8, true);
+  // every x with every special y, then random pairs
+  std::vector<T> X, Y;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    for (size_t j = 0; j < 27; ++j) X.push_back(xs[i]), Y.push_back(ys0[j]);
+    X.push_back(xs[i]), Y.push_back(ys0[27 + i % (ys0.size() - 27)]);
+  }
+  const int64_t n = static_cast<int64_t>(X.size());
+  auto AX = Array<T, 1>::from(c, X), AY = Array<T, 1>::from(c, Y);
+  auto out = Array<T, 1>::zeros(c, {3 * n});
+  c.launch(c.kernel(prog, "math"), round_up(static_cast<size_t>(n), 64), 64, n, AX, AY, out);
+  std::vector<T> r = out.to_vector();
+  // CPU devices run the prelude's own functions (tight bounds); other
+  // devices their built-ins, held to OpenCL's bounds.
+  const bool cpu = !c.is_gpu();
+  const bool dbl = sizeof(T) == 8;
+  const int64_t log_ulps = cpu ? 1 : 3, erf_ulps = cpu ? 3 : 16;
+  int bad = 0;
+  for (int64_t i = 0; i < n && bad < 10; ++i) {
+    const T x = X[i], y = Y[i];
+    const T want[3] = {std::log(x), std::erf(x), static_cast<T>(std::pow(static_cast<double>(x), static_cast<double>(y)))};
+    for (int f = 0; f < 3; ++f) {
+      const T got = r[3 * i + f], w = want[f];
+      bool ok;
+      if (std::isnan(w) || std::isnan(got)) {
+        ok = std::isnan(w) && std::isnan(got);
+      } else if (std::isinf(w) || std::isinf(got)) {
+        ok = got == w;
+      } else if (w == 0 && got == 0) {
+        ok = std::signbit(w) == std::signbit(got);
+      } else if (std::signbit(w) != std::signbit(got)) {
+        ok = false;
+      } else if (f < 2) {
+        ok = ulps<T, I>(got, w) <= (f == 0 ? log_ulps : erf_ulps);
+      } else if (!dbl) {
+        ok = ulps<T, I>(got, w) <= (cpu ? 1 : 16);
+      } else {
+        // double pow: within |y log|x|| * 2^-51 relative (or 4 ulps: subnormals)
+        double l = std::fabs(static_cast<double>(y) * std::log(std::fabs(static_cast<double>(x))));
+        double rel = std::fabs((static_cast<double>(got) - w) / w);
+        ok = ulps<T, I>(got, w) <= 4 ||
+             rel <= std::max(4.0, cpu ? l * 2 : 16.0) * std::numeric_limits<double>::epsilon();
+      }
+      if (!ok) {
+        ++bad;
+        const std::string name[3] = {"log", "erf", "pow"};
+        std::ostringstream msg;
+        msg.precision(17);
+        msg << type << " " << name[f] << "(" << x;
+        if (f == 2) msg << ", " << y;
+        msg << ") = " << got << ", want " << w;
+        FAIL_CHECK(msg.str());
+      }
+    }
+  }
+  CHECK(bad == 0);
+}
+}  // namespace
+
+TEST_CASE("kernel prelude: log, erf and pow agree with the host's libm (special values too)") {
+  Context& c = ctx();
+  check_cpu_math<float, int32_t>(c, "float");
+  if (c.supports_fp64()) check_cpu_math<double, int64_t>(c, "double");
 }
