@@ -796,7 +796,7 @@ __kernel void arrc_ccompact_write(long n, long chunk, __global const long* offs,
   // then every value stored at the next slot, which advances only past kept
   // ones (a later store overwrites the rest, all inside the chunk's slots).
   // A branch per element mispredicts: on PoCL, one thread, 10^7 ints kept at
-  // random, 50% 36 -> ? ms, 5% 7.7 -> ? ms.
+  // random, 50% 36 -> 5.7 ms, 5% 7.7 -> 5.4 ms.
   long arrc_i = arrc_lo;
   for (; arrc_i + 64 <= arrc_hi && arrc_p + 64 <= arrc_end; arrc_i += 64) {
     T arrc_vs[64];
