@@ -146,7 +146,7 @@ inline int arrc_in_bounds(__global long* err, int pos, long index, long extent, 
 #else
 #define ARRC_FMAF(a, b, c) ((a) * (b) + (c))
 #endif
-static inline float __attribute__((overloadable)) arrc_cpu_log(float x) {
+static inline float __attribute__((overloadable, always_inline)) arrc_cpu_log(float x) {
   const int sub = x < 1.17549435e-38f;  /* subnormal: scale by 2^25 */
   uint ix = as_uint(sub ? x * 33554432.0f : x);
   ix += 0x3f800000u - 0x3f3504f3u;  /* m in [sqrt(2)/2, sqrt(2)) */
@@ -165,7 +165,7 @@ static inline float __attribute__((overloadable)) arrc_cpu_log(float x) {
 // |r| <= ln2/2 (Cody-Waite), a degree-7 Taylor polynomial, 2^n from the
 // exponent bits. PoCL's exp, inlined twice in one kernel, stops its
 // vectoriser (Black-Scholes: 4 erf calls).
-static inline float arrc_cpu_exp_neg(float x) {
+static inline __attribute__((always_inline)) float arrc_cpu_exp_neg(float x) {
   x = fmax(x, -87.0f);
   const float n = rint(x * 1.44269504f);
   const float r = ARRC_FMAF(n, -1.42860677e-06f, ARRC_FMAF(n, -0.693145751953125f, x));
@@ -179,7 +179,7 @@ static inline float arrc_cpu_exp_neg(float x) {
   p = ARRC_FMAF(p, r, 1.0f);
   return p * as_float((uint)((int)n + 127) << 23);
 }
-static inline float __attribute__((overloadable)) arrc_cpu_erf(float a) {
+static inline float __attribute__((overloadable, always_inline)) arrc_cpu_erf(float a) {
   const float t = fabs(a), s = a * a;
   float r = ARRC_FMAF(-1.72853470e-5f, t, 3.83197126e-4f);
   const float u = ARRC_FMAF(-3.88396438e-3f, t, 2.42546219e-2f);
@@ -207,13 +207,15 @@ static inline float __attribute__((overloadable)) arrc_cpu_erf(float a) {
 // 1 - e^(-x^2) q(1/x) / x (Chebyshev fits made with mpmath, <= 2 ulp against
 // it), 1 from 5.95 on. pow: e^(y log|x|) in double with C99's special cases
 // as selects; for float exact to < 1 ulp, for double within
-// |y log|x|| * 2^-52 relative (the product's and log's rounding).
+// |y log|x|| * 2^-52 relative (the product's and log's rounding). Always
+// inlined: a kernel calling erf twice (Black-Scholes) otherwise calls it,
+// and the vectoriser stops at the call.
 #ifdef FP_FAST_FMA
 #define ARRC_FMA(a, b, c) fma(a, b, c)
 #else
 #define ARRC_FMA(a, b, c) ((a) * (b) + (c))
 #endif
-static inline double arrc_cpu_logd(double x) {
+static inline __attribute__((always_inline)) double arrc_cpu_logd(double x) {
   const int sub = x < 2.2250738585072014e-308;  /* subnormal: scale by 2^54 */
   ulong ix = as_ulong(sub ? x * 18014398509481984.0 : x);
   ix += 0x3ff0000000000000ul - 0x3fe6a09e667f3bcdul;  /* m in [sqrt(2)/2, sqrt(2)) */
@@ -231,7 +233,7 @@ static inline double arrc_cpu_logd(double x) {
   r = x == 0.0 ? -INFINITY : r;
   return (x < 0.0 || isnan(x)) ? NAN : r;
 }
-static inline double arrc_cpu_expd(double x) {
+static inline __attribute__((always_inline)) double arrc_cpu_expd(double x) {
   const double xc = fmin(fmax(x, -746.0), 710.0);
   const double n = rint(xc * 1.4426950408889634);
   /* n * ln2_hi is exact (its low 32 bits are 0) */
@@ -254,7 +256,7 @@ static inline double arrc_cpu_expd(double x) {
   const double y = p * as_double((ulong)(n1 + 1023) << 52) * as_double((ulong)(n2 + 1023) << 52);
   return isnan(x) ? x : y;
 }
-static inline double arrc_cpu_erfd(double x) {
+static inline __attribute__((always_inline)) double arrc_cpu_erfd(double x) {
   const double t = fabs(x), u = t * t;
   /* |x| < 1: x p(x^2), p fitted around x^2 = 0.5 */
   const double up = u - 0.5;
@@ -303,7 +305,7 @@ static inline double arrc_cpu_erfd(double x) {
   const double r = t < 1.0 ? t * p : (t < 5.95 ? big : 1.0);
   return isnan(x) ? x : copysign(r, x);
 }
-static inline double arrc_cpu_powd(double x, double y) {
+static inline __attribute__((always_inline)) double arrc_cpu_powd(double x, double y) {
   double r = arrc_cpu_expd(y * arrc_cpu_logd(fabs(x)));
   const int yint = y == rint(y);  /* infinities count as (even) integers */
   const int yodd = yint && fabs(y) < 9007199254740992.0 && rint(y * 0.5) != y * 0.5;
@@ -312,10 +314,10 @@ static inline double arrc_cpu_powd(double x, double y) {
   r = (x == 1.0 || y == 0.0 || (x == -1.0 && isinf(y))) ? 1.0 : r;
   return r;
 }
-static inline double __attribute__((overloadable)) arrc_cpu_log(double x) { return arrc_cpu_logd(x); }
-static inline double __attribute__((overloadable)) arrc_cpu_erf(double x) { return arrc_cpu_erfd(x); }
-static inline double __attribute__((overloadable)) arrc_cpu_pow(double x, double y) { return arrc_cpu_powd(x, y); }
-static inline float __attribute__((overloadable)) arrc_cpu_pow(float x, float y) {
+static inline double __attribute__((overloadable, always_inline)) arrc_cpu_log(double x) { return arrc_cpu_logd(x); }
+static inline double __attribute__((overloadable, always_inline)) arrc_cpu_erf(double x) { return arrc_cpu_erfd(x); }
+static inline double __attribute__((overloadable, always_inline)) arrc_cpu_pow(double x, double y) { return arrc_cpu_powd(x, y); }
+static inline float __attribute__((overloadable, always_inline)) arrc_cpu_pow(float x, float y) {
   return (float)arrc_cpu_powd((double)x, (double)y);
 }
 #define pow(x, y) arrc_cpu_pow(x, y)
