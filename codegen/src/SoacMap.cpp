@@ -173,13 +173,22 @@ void Generator::map(const Map &x) {
     oh.push_back(dimNames[k]);
   }
   std::string cond = join(dimNames, " > 0 && ") + " > 0";
-  std::string global, local = "arrc::NDRange()";
+  // Work-groups of map_wg along global axis 0 (the innermost index, or the
+  // flattened one past three axes), rounded up; 0 leaves the size to the
+  // implementation (arrc::gen::map_group)
+  const std::string axis0 = D <= 3 ? dimNames[D - 1] : "(" + join(dimNames, " * ") + ")";
+  h("const size_t map_wg = arrc::gen::map_group(ctx, " + axis0 + ", " + (D == 1 ? "true" : "false") + ");");
+  std::string global, local = "map_wg ? arrc::NDRange(map_wg" + std::string(D == 2 ? ", 1" : D == 3 ? ", 1, 1" : "") +
+                              ") : arrc::NDRange()";
   if (D <= 3) {
-    std::vector<std::string> g;
-    for (size_t k = 0; k < D; ++k) g.push_back("size_t(" + dimNames[D - 1 - k] + ")");
-    global = "arrc::NDRange(" + join(g) + ")";
+    std::vector<std::string> g, gr;
+    for (size_t k = 0; k < D; ++k) {
+      g.push_back("size_t(" + dimNames[D - 1 - k] + ")");
+      gr.push_back(k == 0 ? "arrc::round_up(size_t(" + dimNames[D - 1] + "), map_wg)" : g.back());
+    }
+    global = "map_wg ? arrc::NDRange(" + join(gr) + ") : arrc::NDRange(" + join(g) + ")";
   } else {
-    global = "arrc::NDRange(size_t(" + join(dimNames, " * ") + "))";
+    global = "map_wg ? arrc::NDRange(arrc::round_up(size_t" + axis0 + ", map_wg)) : arrc::NDRange(size_t" + axis0 + ")";
   }
   if (lanes) {
     // CPU devices: one work-item per tile of laneR_ x laneL_ elements, in
@@ -259,6 +268,7 @@ void Generator::map(const Map &x) {
       k.line(decl(x.index[j], true) + " = (" + clScalar(typeOf(x.index[j]).elem) + ")get_global_id(" + std::to_string(D - 1 - j) + ");");
   } else {
     k.line("long lin = get_global_id(0);");
+    if (staged.empty()) k.line("if (lin >= " + axis0 + ") return;  // past the rounded-up work-groups' end");
     for (size_t jj = D; jj-- > 0;) {
       k.line(decl(x.index[jj], true) + " = lin % " + dimNames[jj] + ";");
       if (jj) k.line("lin /= " + dimNames[jj] + ";");
@@ -280,6 +290,8 @@ void Generator::map(const Map &x) {
     k.line("if (" + devName(x.index[0]) + " >= d0) return;");
   }
   if (longRows) longRowPart(k, x, *longRows, store);
+  if (staged.empty() && D <= 3)
+    k.line("if (" + devName(x.index[D - 1]) + " >= " + dimNames[D - 1] + ") return;  // past the rounded-up work-groups' end");
   devBlock(k, x.body);
   if (!x.outs.empty()) store();
   staged_.clear();

@@ -24,7 +24,7 @@
 // CHECK: get_global_id(1);
 // HOST-LABEL: inline arrc::Array<double, 2> mm(
 // HOST: const bool lanes = arrc::gen::map_lanes(ctx);
-// HOST: lanes ? arrc::NDRange(size_t((d1 + 15) / 16), arrc::round_up(size_t((d0 + 1) / 2), 8)) : arrc::NDRange(size_t(d1), size_t(d0)), lanes ? arrc::NDRange(1, 8) : arrc::NDRange()
+// HOST: lanes ? arrc::NDRange(size_t((d1 + 15) / 16), arrc::round_up(size_t((d0 + 1) / 2), 8)) : map_wg ? arrc::NDRange(arrc::round_up(size_t(d1), map_wg), size_t(d0)) : arrc::NDRange(size_t(d1), size_t(d0)), lanes ? arrc::NDRange(1, 8) : map_wg ? arrc::NDRange(map_wg, 1) : arrc::NDRange()
 export double[[*,*]] mm(double[[*,*]] A, double[[*,*]] B) =
   [[dot(A[i, :], B[:, j]) | j <- iota(B.size(1))] | i <- iota(A.size(0))];
 
@@ -34,7 +34,7 @@ export double[[*,*]] mm(double[[*,*]] A, double[[*,*]] B) =
 // CHECK: int {{arrc_[0-9]+_acc}}_lanes[16];
 // CHECK: double {{arrc_[0-9]+_acc}}_lanes[16];
 // HOST-LABEL: inline arrc::Array<int32_t, 1> nearest(
-// HOST: lanes ? arrc::NDRange(arrc::round_up(size_t((d0 + 15) / 16), 8)) : arrc::NDRange(size_t(d0)), lanes ? arrc::NDRange(8) : arrc::NDRange()
+// HOST: lanes ? arrc::NDRange(arrc::round_up(size_t((d0 + 15) / 16), 8)) : map_wg ? arrc::NDRange(arrc::round_up(size_t(d0), map_wg)) : arrc::NDRange(size_t(d0)), lanes ? arrc::NDRange(8) : map_wg ? arrc::NDRange(map_wg) : arrc::NDRange()
 export int[[*]] nearest(double[[*]] xs, double[[*]] ys) = [argmin([abs(x - y) | y <- ys]) | x <- xs];
 
 // No tile where the lanes would gather rows in the loop (k-means' P[i, k]

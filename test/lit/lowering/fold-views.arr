@@ -17,7 +17,7 @@ export double[[*,*]] mm_t(double[[*,*]] A, double[[*,*]] B) {
 // A transpose of a transpose reads the source as it is.
 // CHECK-LABEL: export tt(
 // CHECK-NOT: view
-// CHECK: yield (X_{{[0-9]+}}[long(i_{{[0-9]+}}), long(j_{{[0-9]+}})] * 2.0)
+// CHECK: yield (X_{{[0-9]+}}[i_[[I:[0-9]+]], i_{{[0-9]+}}] * 2.0)
 export double[[*,*]] tt(double[[*,*]] X) {
   let Y = transpose(transpose(X));
   return [[Y[i, j] * 2.0 | j <- iota(X.size(1))] | i <- iota(X.size(0))];

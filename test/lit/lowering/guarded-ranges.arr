@@ -40,7 +40,7 @@ export int[[*]] within(int[[*]] xs, int m) = [xs[z] | z <- [0..<m], z < length(x
 // The read needs no check: z is below the select, which is below the
 // extent in both of its cases (its condition a fact in each).
 // IR-LABEL: export within(
-// IR: yield xs_{{[0-9]+}}[long(z_{{[0-9]+}})]{{$}}
+// IR: yield xs_{{[0-9]+}}[i_{{[0-9]+}}]{{$}}
 
 export int[[*]] failing_first(int[[*]] xs, int m, int n) = [z | z <- [0..<m], xs[z] > 0, z < n];
 // CHECK-LABEL: export failing_first(
