@@ -704,6 +704,16 @@ __kernel void arrc_reduce_chunks(long n, long chunk, __global T* partial ARRC_PA
   }
   for (; arrc_i < arrc_hi; ++arrc_i) arrc_acc = arrc_op(arrc_acc, arrc_load(arrc_i ARRC_ARGS));
   arrc_acc = arrc_op(arrc_op(arrc_acc, arrc_a1), arrc_op(arrc_a2, arrc_a3));
+#elif defined(ARRC_FKEY_T)
+  // min / max of floats as a min / max of integer keys, monotone in the
+  // value (a negative value's magnitude bits flipped; NaN the neutral key, as
+  // fmin and fmax skip it): the device compiler vectorises an integer min /
+  // max, but PoCL's keeps an fmax reduction scalar (10^7 floats, one
+  // thread: 9.8 -> 0.9 ms)
+  ARRC_FKEY_T arrc_k = arrc_fkey(arrc_acc);
+#pragma clang loop vectorize_width(ARRC_VECTOR_WIDTH) interleave_count(2)
+  for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) arrc_k = ARRC_FKEY_PICK(arrc_k, arrc_fkey(arrc_load(arrc_i ARRC_ARGS)));
+  arrc_acc = arrc_funkey(arrc_k);
 #else
 #ifdef ARRC_VECTOR_WIDTH
   // +, *, min, max of integers and floats: a plain reduction, vectorised by

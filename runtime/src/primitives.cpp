@@ -452,6 +452,22 @@ void reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n, cons
     std::string defs = op.commutative && !vectorised ? "#define ARRC_COMMUTATIVE 1\n" : "";
     if (vectorised)  // 512 bits of T per step (clang's loop hint; other compilers ignore it)
       defs += "#define ARRC_VECTOR_WIDTH " + std::to_string(std::max<size_t>(4, 64 / std::max<size_t>(widest, 1))) + "\n";
+    if (is_scalar_type(t) && (op.kind == Operator::Max || op.kind == Operator::Min) &&
+        (t.name == "float" || t.name == "double")) {
+      // float min / max over integer keys (kReduceCpu)
+      const bool d = t.name == "double", mx = op.kind == Operator::Max;
+      // NaN tested on the bits (PoCL inlines its isnan after vectorising)
+      const std::string it = d ? "long" : "int", mask = d ? "0x7fffffffffffffffL" : "0x7fffffff",
+                        inf = d ? "0x7ff0000000000000L" : "0x7f800000";
+      // (a select, not the max / min built-in: PoCL's LLVM then finds the reduction)
+      defs += "#define ARRC_FKEY_T " + it + "\n#define ARRC_FKEY_PICK(a, b) ((a) " + (mx ? ">" : "<") +
+              " (b) ? (a) : (b))\n"
+              "inline " + it + " arrc_fkey(" + t.name + " x) { " + it + " b = as_" + it + "(x); return (b & " + mask +
+              ") > " + inf + " ? " + (mx ? "(" + it + ")(-" + mask + " - 1)" : "(" + it + ")" + mask) +
+              " : (b < 0 ? b ^ " + mask + " : b); }\n"
+              "inline " + t.name + " arrc_funkey(" + it + " b) { return as_" + t.name + "(b < 0 ? b ^ " + mask +
+              " : b); }\n";
+    }
     const ProgramSource& src = program(ctx, t, &op, in, defs, "reduce cpu", [] {
       return std::string(detail::kReduceCpu) + detail::kReduceCpuFinal;
     });

@@ -80,6 +80,33 @@ void test_reduce(int64_t n, uint32_t seed) {
   CHECK(reduce(c, A, Operator::min(et)) == mn);
   CHECK(reduce(c, A, Operator::max(et)) == mx);
   CHECK(reduce(c, A, last_nonzero()) == ln);
+  if constexpr (std::is_floating_point_v<T>) {
+    // min / max skip NaN (fmin / fmax), negatives and infinities in order
+    // (CPUs: over integer keys, kReduceCpu)
+    std::vector<T> g(static_cast<size_t>(n));
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(-1e30, 1e30);
+    const T nan = std::numeric_limits<T>::quiet_NaN(), inf = std::numeric_limits<T>::infinity();
+    T gmn = inf, gmx = -inf;
+    for (int64_t i = 0; i < n; ++i) {
+      T x = static_cast<T>(u(rng));
+      if (i % 7 == 3) x = i % 2 ? nan : -nan;
+      if (i % 97 == 5) x = -x * static_cast<T>(1e-30);
+      g[static_cast<size_t>(i)] = x;
+      gmn = std::fmin(gmn, x);
+      gmx = std::fmax(gmx, x);
+    }
+    // as generated code makes them (OpenCL's min / max leave NaN undefined)
+    const std::string big = "((" + et.name + ")INFINITY)";
+    const Operator fmn = Operator::make("fmin(a, b)", big, Operator::Min);
+    const Operator fmx = Operator::make("fmax(a, b)", "(-" + big + ")", Operator::Max);
+    auto G = Array<T, 1>::from(c, g);
+    CHECK(reduce(c, G, fmn) == gmn);
+    CHECK(reduce(c, G, fmx) == gmx);
+    auto N = Array<T, 1>::from(c, std::vector<T>(static_cast<size_t>(n), nan));
+    CHECK(reduce(c, N, fmx) == -inf);  // every element NaN: the neutral element
+    CHECK(reduce(c, N, fmn) == inf);
+  }
 }
 
 template <class T>
