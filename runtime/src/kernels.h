@@ -414,7 +414,7 @@ void arrc_segscan(long n, __global int* ctl, __global ulong* aggs, __global ulon
       long i = wbase + li;
       if (i < n) {
         wt[LPAD(li)] = arrc_load(i ARRC_ARGS);
-        wf[li] = i == 0 || arrc_flag(i ARRC_ARGS) != 0;
+        wf[li] = (arrc_flag(i ARRC_ARGS) != 0) | (i == 0);  // the flag evaluated at 0 too: its reads' checks
       }
     }
   }
@@ -838,7 +838,8 @@ __kernel void arrc_ccompact_write(long n, long chunk, __global const long* offs,
 // read once; the scan adapter read them twice through a (value, flag,
 // count) operator.
 inline const char* kSegReduceCpu = R"CLC(
-inline int arrc_csegred_starts(long i ARRC_PARAMS) { return i == 0 || arrc_flag(i ARRC_ARGS); }
+// (the flag evaluated at i == 0 too, for the bounds checks of its reads)
+inline int arrc_csegred_starts(long i ARRC_PARAMS) { return (arrc_flag(i ARRC_ARGS) != 0) | (i == 0); }
 __kernel void arrc_csegred_count(long n, long chunk, __global long* starts ARRC_PARAMS) {
   long arrc_g = get_global_id(0);
   long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);

@@ -679,7 +679,7 @@ inline arrc_seg arrc_seg_ne_fn(int unused ARRC_OP_PARAMS) {
 inline arrc_seg arrc_seg_load(long i ARRC_PARAMS) {
   arrc_seg r;
   r.v = arrc_load(i ARRC_ARGS);
-  r.f = (i == 0) ? 1 : (arrc_flag(i ARRC_ARGS) != 0);
+  r.f = (arrc_flag(i ARRC_ARGS) != 0) | (i == 0);  // evaluated at 0 too (its reads' checks)
   r.c = r.f;
   return r;
 }

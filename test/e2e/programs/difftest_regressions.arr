@@ -30,3 +30,19 @@ export int ignored_index(int i, int n) = [1 | _ <- iota(n)][i + n - 3] + 0 * i;
 export (bool, int, bool) nested_same_calls(float[[*]] xs) =
   (any(\x -> any(\y -> y > x, xs), xs), count(\x -> count(\y -> y > x, xs) > 1, xs),
    all(\x -> all(\y -> y <= x, xs), xs));
+
+// seed 10319: a segmented scan's flag read out of range at element 0 raised
+// nowhere (the runtime tested i == 0 before evaluating the flag); now the
+// flag is evaluated at every element, so its check raises
+// == test
+// in: []
+// error: index
+// in: [true, false, true]
+// out: [0]
+export int[[*]] seg_flag_at_zero(bool[[*]] a) = segm_iota(gather(a, [(x & 1023) % max(length(a), 1) | x <- [-65536]]));
+// == test
+// in: [] [5]
+// error: index
+// in: [true, false] [1, 2]
+// out: [3]
+export int[[*]] segred_flag_at_zero(bool[[*]] a, int[[*]] xs) = segmented_reduce((+), 0, [a[i % 2] | i <- iota(length(xs))], xs);
