@@ -511,7 +511,11 @@ void scan(Context& ctx, const ElemType& t, const Operator& op, int64_t n, const 
           cl_mem out, int64_t out_offset, bool inclusive) {
   const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   Fused f = with_default_store(t, in, out, out_offset);
-  run_scan(ctx, t, &op, f, t.size, kPlainAdapter, "arrc_sop", "ARRC_SNE", n, inclusive);
+  // CPUs: the chunk totals of +, *, min, max of a scalar vectorised (kScanCpu)
+  std::string defs = config(ctx).cpu && is_scalar_type(t) && op.kind != Operator::Custom
+                         ? "#define ARRC_VECTOR_WIDTH " + std::to_string(std::max<size_t>(4, 64 / t.size)) + "\n"
+                         : "";
+  run_scan(ctx, t, &op, f, t.size, kPlainAdapter, "arrc_sop", "ARRC_SNE", n, inclusive, "", defs);
 }
 
 namespace {
