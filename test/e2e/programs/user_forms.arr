@@ -96,3 +96,29 @@ export double[[*]] sort_self_d(double[[*]] xs) = sort_by(\x -> x, xs);
 // in: [3, 1, 2, 1, -5]
 // out: [-5, 1, 1, 2, 3]
 export int[[*]] sort_neg(int[[*]] xs) = reverse(sort_by(\x -> -x, xs));
+
+// Stop 30's forms (docs/performance.md, "More forms"): a 3-point stencil
+// over [1..<n - 1] (a map whose size the work-groups do not divide), a
+// product by index (one check before the reduce: a shorter b raises at its
+// length), a maximum of absolute values (CPUs: integer keys), and pow by
+// 1.5 (a square root).
+// == test
+// in: [3.0f, 6.0f, 9.0f, 3.0f, 0.0f]
+// out: [6.0f, 6.0f, 4.0f]
+// in: [1.0f, 2.0f]
+// out: []
+export float[[*]] stencil3(float[[*]] a) = [(a[i - 1] + a[i] + a[i + 1]) / 3.0f | i <- [1..<length(a) - 1]];
+// == test
+// in: [1.0, 2.0, 3.0] [4.0, 5.0, 6.0, 7.0]
+// out: 32.0
+// in: [1.0, 2.0, 3.0] [4.0, 5.0]
+// error: index 2 out of bounds for axis 0 of size 2
+export double dot_by_index(double[[*]] a, double[[*]] b) = sum([a[i] * b[i] | i <- iota(length(a))]);
+// == test
+// in: [1.5f, -7.25f, 3.0f, -0.0f]
+// out: 7.25f
+export float max_abs(float[[*]] a) = maximum([abs(x) | x <- a]);
+// == test
+// in: [4.0f, 0.25f, 9.0f]
+// out: [8.0f, 0.125f, 27.0f]
+export float[[*]] pow_three_halves(float[[*]] a) = [pow(x, 1.5f) | x <- a];
