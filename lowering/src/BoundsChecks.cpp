@@ -1391,41 +1391,9 @@ private:
       if (!(prover.le(constLong(0), ix) && prover.lt(ix, ext[a]))) return false;
     }
     if (kAxis < 0) return false;
-    // in range at k = 0, per axis checked here; the k axis up to count too
-    auto in = [&](size_t a) {
-      ExpP x = toLong(at0[a]);
-      return binaryExp(BinOp::And, binaryExp(BinOp::Ge, x, constLong(0)), binaryExp(BinOp::Lt, x, ext[a]));
-    };
-    ExpP ok = binaryExp(BinOp::Le, addL(toLong(at0[kAxis]), toLong(at.count)), ext[kAxis]);
-    ok = binaryExp(BinOp::And, binaryExp(BinOp::Ge, toLong(at0[kAxis]), constLong(0)), ok);
-    for (size_t a = rank; a-- > 0;)
-      if (fixedAxis[a]) ok = binaryExp(BinOp::And, in(a), ok);
-    ExpP cond = ok;
-    for (auto it = path.rbegin(); it != path.rend(); ++it)
-      cond = binaryExp(BinOp::Or, binaryExp(BinOp::Le, *it, constZero((*it)->type.elem)), cond);
-    // the error: the first axis out of range at k = 0, else the k axis at its extent
-    ExpP index = ext[kAxis], extent = ext[kAxis], axis = constLong(kAxis);
-    for (size_t a = rank; a-- > 0;) {
-      if (!fixedAxis[a] && static_cast<int>(a) != kAxis) continue;
-      ExpP bad = unaryExp(UnOp::Not, in(a));
-      index = selectExp(bad, toLong(at0[a]), index);
-      extent = selectExp(bad, ext[a], extent);
-      axis = selectExp(bad, constLong(static_cast<int64_t>(a)), axis);
-    }
-    auto c = std::make_shared<Check>();
-    c->code = Check::Bounds;
-    c->cond = cond;
-    c->pos = R->checkPos;
-    c->values = {index, extent, axis};
-    c->note = "a loop's read checked before the parallel statement (bounds-check elimination)";
-    checks.push_back(c);
-    // in the loop: R's indices in range (the Check passed, the loop runs)
-    for (size_t a = 0; a < rank; ++a)
-      if (fixedAxis[a] || static_cast<int>(a) == kAxis) {
-        const ExpP &ix = R->args[1 + a];
-        blockFacts_[&at.loop->body].push_back(binaryExp(BinOp::Ge, ix, constZero(ix->type.elem)));
-        blockFacts_[&at.loop->body].push_back(binaryExp(BinOp::Lt, toLong(ix), ext[a]));
-      }
+    checkRangeBefore(R, at0, ext, fixedAxis, kAxis, at.count, path,
+                     "a loop's read checked before the parallel statement (bounds-check elimination)",
+                     &at.loop->body, checks);
     return true;
   }
   // A checked read R that is the only thing in the SOAC's body that can
@@ -1527,20 +1495,37 @@ private:
       if (!(prover.le(constLong(0), ix) && prover.lt(ix, ext[a]))) return false;
     }
     if (iAxis < 0) return false;
+    checkRangeBefore(R, at0, ext, fixedAxis, iAxis, bo.nonEmpty[iDim], bo.nonEmpty,
+                     "a read at the parallel index checked before the parallel statement (bounds-check elimination)",
+                     bo.body, checks);
+    return true;
+  }
+
+  // The host Check of a read R that promoteLoopRead or promoteIndexRead
+  // moves before the SOAC: `some guard <= 0 || base >= 0 && base + count <=
+  // extent (axis vAxis) && the fixed indices in range`, reporting the first
+  // axis out of range at the first element, else vAxis at its extent (at0:
+  // the indices there; guards: the counts whose being <= 0 means R is not
+  // reached, outermost first). Then R's indices are facts in `body`.
+  void checkRangeBefore(const ExpP &R, const std::vector<ExpP> &at0, const std::vector<ExpP> &ext,
+                        const std::vector<bool> &fixedAxis, int vAxis, const ExpP &count,
+                        const std::vector<ExpP> &guards, const char *note, Block *body,
+                        std::vector<StmtP> &checks) {
+    const size_t rank = at0.size();
     auto in = [&](size_t a) {
       ExpP x = toLong(at0[a]);
       return binaryExp(BinOp::And, binaryExp(BinOp::Ge, x, constLong(0)), binaryExp(BinOp::Lt, x, ext[a]));
     };
-    ExpP ok = binaryExp(BinOp::Le, addL(toLong(at0[iAxis]), toLong(bo.nonEmpty[iDim])), ext[iAxis]);
-    ok = binaryExp(BinOp::And, binaryExp(BinOp::Ge, toLong(at0[iAxis]), constLong(0)), ok);
+    ExpP ok = binaryExp(BinOp::Le, addL(toLong(at0[vAxis]), toLong(count)), ext[vAxis]);
+    ok = binaryExp(BinOp::And, binaryExp(BinOp::Ge, toLong(at0[vAxis]), constLong(0)), ok);
     for (size_t a = rank; a-- > 0;)
       if (fixedAxis[a]) ok = binaryExp(BinOp::And, in(a), ok);
     ExpP cond = ok;
-    for (auto it = bo.nonEmpty.rbegin(); it != bo.nonEmpty.rend(); ++it)
+    for (auto it = guards.rbegin(); it != guards.rend(); ++it)
       cond = binaryExp(BinOp::Or, binaryExp(BinOp::Le, *it, constZero((*it)->type.elem)), cond);
-    ExpP index = ext[iAxis], extent = ext[iAxis], axis = constLong(iAxis);
+    ExpP index = ext[vAxis], extent = ext[vAxis], axis = constLong(vAxis);
     for (size_t a = rank; a-- > 0;) {
-      if (!fixedAxis[a] && static_cast<int>(a) != iAxis) continue;
+      if (!fixedAxis[a] && static_cast<int>(a) != vAxis) continue;
       ExpP bad = unaryExp(UnOp::Not, in(a));
       index = selectExp(bad, toLong(at0[a]), index);
       extent = selectExp(bad, ext[a], extent);
@@ -1551,15 +1536,14 @@ private:
     c->cond = cond;
     c->pos = R->checkPos;
     c->values = {index, extent, axis};
-    c->note = "a read at the parallel index checked before the parallel statement (bounds-check elimination)";
+    c->note = note;
     checks.push_back(c);
     for (size_t a = 0; a < rank; ++a)
-      if (fixedAxis[a] || static_cast<int>(a) == iAxis) {
+      if (fixedAxis[a] || static_cast<int>(a) == vAxis) {
         const ExpP &ix = R->args[1 + a];
-        blockFacts_[bo.body].push_back(binaryExp(BinOp::Ge, ix, constZero(ix->type.elem)));
-        blockFacts_[bo.body].push_back(binaryExp(BinOp::Lt, toLong(ix), ext[a]));
+        blockFacts_[body].push_back(binaryExp(BinOp::Ge, ix, constZero(ix->type.elem)));
+        blockFacts_[body].push_back(binaryExp(BinOp::Lt, toLong(ix), ext[a]));
       }
-    return true;
   }
 
   // The checked reads in e, in evaluation order.
