@@ -1348,50 +1348,13 @@ private:
     if (self)
       for (auto &r : lp.body.results)
         if (hasCheckedRead(r)) return false;
-    // an expression of the loop body at k = 0, its Lets substituted
+    // the loop body's Lets, substituted in its indices
     std::map<int, ExpP> lets;
     for (auto &t : lp.body.stmts)
       if (t->kind == StmtKind::Let && t->outs.size() == 1) lets[t->outs[0]] = static_cast<Let &>(*t).value;
-    std::function<ExpP(const ExpP &, int)> atZero = [&](const ExpP &e, int depth) -> ExpP {
-      return rewriteExp(e, [&](const ExpP &x) -> ExpP {
-        if (x->kind != Exp::Var) return nullptr;
-        if (x->var == lp.index) return constZero(x->type.elem);
-        auto it = lets.find(x->var);
-        return it != lets.end() && depth < 32 ? atZero(it->second, depth + 1) : nullptr;
-      });
-    };
-    const std::string kKey = "v" + std::to_string(lp.index);
-    Prover prover(an_, sc);
-    int kAxis = -1;
-    const size_t rank = R->args.size() - 1;
-    std::vector<ExpP> at0(rank), ext(rank);
-    std::vector<bool> fixedAxis(rank, false);
-    for (size_t a = 0; a < rank; ++a) {
-      const ExpP &ix = R->args[1 + a];
-      if (!Prover::integral(ix)) return false;
-      ext[a] = shapeExp(R->args[0], static_cast<int>(a));
-      Env env;
-      an_.newQuestion();
-      Lin L = an_.lin(ix, sc, env);
-      auto k = L.ok ? L.t.find(kKey) : L.t.end();
-      if (L.ok && k != L.t.end()) {
-        // base + k: coefficient 1, and k nowhere else
-        Lin rest = L;
-        rest.t.erase(kKey);
-        if (kAxis >= 0 || k->second.first != 1 || mentions(rest, kKey)) return false;
-        if (!fixedValue(atZero(ix, 0), inner, pure, at0[a])) return false;
-        kAxis = static_cast<int>(a);
-        continue;
-      }
-      if (fixedValue(atZero(ix, 0), inner, pure, at0[a]) && !mentionsVar(ix, lp.index, lets)) {
-        fixedAxis[a] = true;
-        continue;
-      }
-      // any other index: proven in range, so it never fails
-      if (!(prover.le(constLong(0), ix) && prover.lt(ix, ext[a]))) return false;
-    }
-    if (kAxis < 0) return false;
-    checkRangeBefore(R, at0, ext, fixedAxis, kAxis, at.count, path,
+    ReadForm f;
+    if (!readForm(R, {lp.index}, lets, inner, pure, sc, f)) return false;
+    checkRangeBefore(R, f.at0, f.ext, f.fixedAxis, f.vAxis, at.count, path,
                      "a loop's read checked before the parallel statement (bounds-check elimination)",
                      &at.loop->body, checks);
     return true;
@@ -1443,62 +1406,78 @@ private:
     const ExpP R = reads[0];
     if (R->args[0]->kind != Exp::Var || an_.guards().count(R->args[0]->var) || inner.count(R->args[0]->var))
       return false;
-    // an index expression at i = 0, the body's Lets substituted
+    // the body's Lets, substituted in the read's indices
     std::map<int, ExpP> lets;
     for (auto &t : bo.body->stmts)
       if (t->kind == StmtKind::Let && t->outs.size() == 1) lets[t->outs[0]] = static_cast<Let &>(*t).value;
-    std::function<ExpP(const ExpP &, int, int)> atZero = [&](const ExpP &e, int idx, int depth) -> ExpP {
+    ReadForm f;
+    if (!readForm(R, bo.index, lets, inner, {}, sc, f)) return false;
+    checkRangeBefore(R, f.at0, f.ext, f.fixedAxis, f.vAxis, bo.nonEmpty[f.var], bo.nonEmpty,
+                     "a read at the parallel index checked before the parallel statement (bounds-check elimination)",
+                     bo.body, checks);
+    return true;
+  }
+
+  // A read's indices as the promotions need them: on one axis exactly
+  // base + v for one of `vars` (coefficient 1, v nowhere else in it, no
+  // wrap-around; base fixed for the SOAC), on every other axis an index
+  // fixed for the SOAC or one proven in range. at0: each index at v = 0,
+  // `lets` substituted. False where the read has another form.
+  struct ReadForm {
+    int vAxis = -1;
+    size_t var = 0; // which of vars
+    std::vector<ExpP> at0, ext;
+    std::vector<bool> fixedAxis;
+  };
+  bool readForm(const ExpP &R, const std::vector<int> &vars, const std::map<int, ExpP> &lets,
+                const std::set<int> &inner, const std::map<int, ExpP> &pure, const Scope &sc, ReadForm &f) {
+    std::function<ExpP(const ExpP &, int, int)> atZero = [&](const ExpP &e, int v, int depth) -> ExpP {
       return rewriteExp(e, [&](const ExpP &x) -> ExpP {
         if (x->kind != Exp::Var) return nullptr;
-        if (x->var == idx) return constZero(x->type.elem);
+        if (x->var == v) return constZero(x->type.elem);
         auto it = lets.find(x->var);
-        return it != lets.end() && depth < 32 ? atZero(it->second, idx, depth + 1) : nullptr;
+        return it != lets.end() && depth < 32 ? atZero(it->second, v, depth + 1) : nullptr;
       });
     };
-    const std::map<int, ExpP> noPure;
     Prover prover(an_, sc);
-    int iAxis = -1;
-    size_t iDim = 0;
     const size_t rank = R->args.size() - 1;
-    std::vector<ExpP> at0(rank), ext(rank);
-    std::vector<bool> fixedAxis(rank, false);
+    f = ReadForm{};
+    f.at0.resize(rank);
+    f.ext.resize(rank);
+    f.fixedAxis.assign(rank, false);
     for (size_t a = 0; a < rank; ++a) {
       const ExpP &ix = R->args[1 + a];
       if (!Prover::integral(ix)) return false;
-      ext[a] = shapeExp(R->args[0], static_cast<int>(a));
+      f.ext[a] = shapeExp(R->args[0], static_cast<int>(a));
       Env env;
       an_.newQuestion();
       Lin L = an_.lin(ix, sc, env);
       int found = -1;
-      for (size_t d = 0; L.ok && d < bo.index.size(); ++d)
-        if (L.t.count("v" + std::to_string(bo.index[d]))) {
+      for (size_t d = 0; L.ok && d < vars.size(); ++d)
+        if (L.t.count("v" + std::to_string(vars[d]))) {
           if (found >= 0) return false;
           found = static_cast<int>(d);
         }
       if (found >= 0) {
-        const std::string key = "v" + std::to_string(bo.index[found]);
+        const std::string key = "v" + std::to_string(vars[found]);
         Lin rest = L;
         rest.t.erase(key);
-        if (iAxis >= 0 || L.t.at(key).first != 1 || mentions(rest, key)) return false;
-        if (!fixedValue(atZero(ix, bo.index[found], 0), inner, noPure, at0[a])) return false;
-        iAxis = static_cast<int>(a);
-        iDim = static_cast<size_t>(found);
+        if (f.vAxis >= 0 || L.t.at(key).first != 1 || mentions(rest, key)) return false;
+        if (!fixedValue(atZero(ix, vars[found], 0), inner, pure, f.at0[a])) return false;
+        f.vAxis = static_cast<int>(a);
+        f.var = static_cast<size_t>(found);
         continue;
       }
-      bool indexFree = true;
-      for (int v : bo.index) indexFree = indexFree && !mentionsVar(ix, v, lets);
-      if (indexFree && fixedValue(atZero(ix, -1, 0), inner, noPure, at0[a])) {
-        fixedAxis[a] = true;
+      bool varFree = true;
+      for (int v : vars) varFree = varFree && !mentionsVar(ix, v, lets);
+      if (varFree && fixedValue(atZero(ix, -1, 0), inner, pure, f.at0[a])) {
+        f.fixedAxis[a] = true;
         continue;
       }
       // any other index: proven in range, so it never fails
-      if (!(prover.le(constLong(0), ix) && prover.lt(ix, ext[a]))) return false;
+      if (!(prover.le(constLong(0), ix) && prover.lt(ix, f.ext[a]))) return false;
     }
-    if (iAxis < 0) return false;
-    checkRangeBefore(R, at0, ext, fixedAxis, iAxis, bo.nonEmpty[iDim], bo.nonEmpty,
-                     "a read at the parallel index checked before the parallel statement (bounds-check elimination)",
-                     bo.body, checks);
-    return true;
+    return f.vAxis >= 0;
   }
 
   // The host Check of a read R that promoteLoopRead or promoteIndexRead
