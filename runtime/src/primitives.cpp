@@ -429,6 +429,14 @@ using namespace prim;
 
 // ---------------------------------------------------------------------------
 
+namespace {
+// CPU loops over elements of `widest` bytes: clang's hint for 512 bits of
+// them per step (other compilers ignore it).
+std::string vector_width_define(size_t widest) {
+  return "#define ARRC_VECTOR_WIDTH " + std::to_string(std::max<size_t>(4, 64 / std::max<size_t>(widest, 1))) + "\n";
+}
+}  // namespace
+
 void reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n, const Fused& in,
             cl_mem out, int64_t out_index) {
   const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
@@ -450,23 +458,17 @@ void reduce(Context& ctx, const ElemType& t, const Operator& op, int64_t n, cons
       for (auto& m : t.fields) widest = std::max(widest, m.size);
     }
     std::string defs = op.commutative && !vectorised ? "#define ARRC_COMMUTATIVE 1\n" : "";
-    if (vectorised)  // 512 bits of T per step (clang's loop hint; other compilers ignore it)
-      defs += "#define ARRC_VECTOR_WIDTH " + std::to_string(std::max<size_t>(4, 64 / std::max<size_t>(widest, 1))) + "\n";
+    if (vectorised) defs += vector_width_define(widest);
     if (is_scalar_type(t) && (op.kind == Operator::Max || op.kind == Operator::Min) &&
         (t.name == "float" || t.name == "double")) {
       // float min / max over integer keys (kReduceCpu)
-      const bool d = t.name == "double", mx = op.kind == Operator::Max;
-      // NaN tested on the bits (PoCL inlines its isnan after vectorising)
-      const std::string it = d ? "long" : "int", mask = d ? "0x7fffffffffffffffL" : "0x7fffffff",
-                        inf = d ? "0x7ff0000000000000L" : "0x7f800000";
-      // (a select, not the max / min built-in: PoCL's LLVM then finds the reduction)
-      defs += "#define ARRC_FKEY_T " + it + "\n#define ARRC_FKEY_PICK(a, b) ((a) " + (mx ? ">" : "<") +
-              " (b) ? (a) : (b))\n"
-              "inline " + it + " arrc_fkey(" + t.name + " x) { " + it + " b = as_" + it + "(x); return (b & " + mask +
-              ") > " + inf + " ? " + (mx ? "(" + it + ")(-" + mask + " - 1)" : "(" + it + ")" + mask) +
-              " : (b < 0 ? b ^ " + mask + " : b); }\n"
-              "inline " + t.name + " arrc_funkey(" + it + " b) { return as_" + t.name + "(b < 0 ? b ^ " + mask +
-              " : b); }\n";
+      const bool d = t.name == "double";
+      const std::string it = d ? "long" : "int", mask = d ? "0x7fffffffffffffffL" : "0x7fffffff";
+      defs += "#define ARRC_FKEY_T " + it + "\n#define ARRC_FKEY_F " + t.name + "\n#define ARRC_FKEY_AS as_" + it +
+              "\n#define ARRC_FKEY_BACK as_" + t.name + "\n#define ARRC_FKEY_MASK " + mask +
+              "\n#define ARRC_FKEY_INF " + (d ? "0x7ff0000000000000L" : "0x7f800000") + "\n#define ARRC_FKEY_NAN " +
+              (op.kind == Operator::Max ? "((" + it + ")(-" + mask + " - 1))" : "((" + it + ")" + mask + ")") +
+              "\n#define ARRC_FKEY_PICK(a, b) ((a) " + (op.kind == Operator::Max ? ">" : "<") + " (b) ? (a) : (b))\n";
     }
     const ProgramSource& src = program(ctx, t, &op, in, defs, "reduce cpu", [] {
       return std::string(detail::kReduceCpu) + detail::kReduceCpuFinal;
@@ -512,9 +514,7 @@ void scan(Context& ctx, const ElemType& t, const Operator& op, int64_t n, const 
   const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   Fused f = with_default_store(t, in, out, out_offset);
   // CPUs: the chunk totals of +, *, min, max of a scalar vectorised (kScanCpu)
-  std::string defs = config(ctx).cpu && is_scalar_type(t) && op.kind != Operator::Custom
-                         ? "#define ARRC_VECTOR_WIDTH " + std::to_string(std::max<size_t>(4, 64 / t.size)) + "\n"
-                         : "";
+  std::string defs = config(ctx).cpu && is_scalar_type(t) && op.kind != Operator::Custom ? vector_width_define(t.size) : "";
   run_scan(ctx, t, &op, f, t.size, kPlainAdapter, "arrc_sop", "ARRC_SNE", n, inclusive, "", defs);
 }
 
