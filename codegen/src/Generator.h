@@ -151,6 +151,12 @@ private:
   std::map<int, std::string> devAlias_;
   std::string errName_ = "arrc_err"; // the error buffer's name in device code
   bool mayRaise_ = false;            // device code of this function can raise an error
+  // Kernels that can raise only inside host ifs (a versioned SOAC's checked
+  // copy, VersionChecks.cpp): the export then checks the error record only
+  // when one of them ran (arrc_raised), not on every call.
+  int hostIfDepth_ = 0;
+  bool raiseOutsideIf_ = false, raiseInIf_ = false;
+  bool raisedFlag_ = false; // emitting an export by function() (which declares arrc_raised)
   std::set<int> staged_;             // matrices whose rows the current map kernel staged
   std::set<const Exp *> uncheckedReads_; // checked reads emitted without their check (rangeReads)
   // The loop of a long row that a work-group's lanes share (SoacMapLongRows.cpp):
@@ -229,6 +235,7 @@ private:
   void h(const std::string &l) { host_->line(l); }
   void hostBlock(const Block &b);
   void hostStmt(const Stmt &s);
+  void soac(const Stmt &s); // hostStmt of a SOAC
   void check(const Check &x);
   void function(const Function &f);
   static std::string helpers();

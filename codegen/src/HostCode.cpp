@@ -304,11 +304,13 @@ void Generator::hostStmt(const Stmt &s) {
     auto &x = static_cast<const ir::If &>(s);
     for (int o : x.outs) h(decl(o, false) + "{};");
     host_->open("if (" + exp(x.cond, false) + ")");
+    ++hostIfDepth_;
     hostBlock(x.thenB);
     for (size_t i = 0; i < x.outs.size(); ++i) h(name(x.outs[i]) + " = " + exp(x.thenB.results.at(i), false) + ";");
     host_->close();
     host_->open("else");
     hostBlock(x.elseB);
+    --hostIfDepth_;
     for (size_t i = 0; i < x.outs.size(); ++i) h(name(x.outs[i]) + " = " + exp(x.elseB.results.at(i), false) + ";");
     host_->close();
     return;
@@ -368,6 +370,23 @@ void Generator::hostStmt(const Stmt &s) {
     return;
   }
   case StmtKind::Check: return check(static_cast<const Check &>(s));
+  default: break;
+  }
+  // a SOAC: note whether its kernels can raise, and where
+  const bool before = mayRaise_;
+  mayRaise_ = false;
+  soac(s);
+  if (mayRaise_ && hostIfDepth_ > 0 && raisedFlag_) {
+    h("arrc_raised = true;");
+    raiseInIf_ = true;
+  } else if (mayRaise_) {
+    raiseOutsideIf_ = true;
+  }
+  mayRaise_ = mayRaise_ || before;
+}
+
+void Generator::soac(const Stmt &s) {
+  switch (s.kind) {
   case StmtKind::Map: return map(static_cast<const Map &>(s));
   case StmtKind::Reduce: return reduce(static_cast<const Reduce &>(s));
   case StmtKind::Scan: return scan(static_cast<const Scan &>(s));
@@ -381,6 +400,7 @@ void Generator::hostStmt(const Stmt &s) {
   case StmtKind::Sort: return sort(static_cast<const Sort &>(s));
   case StmtKind::Expand: return expand(static_cast<const Expand &>(s));
   case StmtKind::Write: fail("Write at host level");
+  default: fail("not a SOAC");
   }
 }
 
@@ -422,7 +442,8 @@ void Generator::check(const Check &x) {
 
 void Generator::function(const Function &f) {
   fnName_ = f.name;
-  mayRaise_ = false;
+  mayRaise_ = raiseOutsideIf_ = raiseInIf_ = false;
+  hostIfDepth_ = 0;
   kernelCounter_ = 0;
   used_.clear();
   {
@@ -450,6 +471,8 @@ void Generator::function(const Function &f) {
   // one call at a time per Context: kernels carry argument state, and a
   // device error belongs to the call that raised it (docs/runtime.md, "Threads")
   c.line("const auto arrc_lock = ctx.lock();");
+  const size_t raisedAt = c.s.size();
+  raisedFlag_ = true;
   for (size_t i = 0; i < f.paramTypes.size(); ++i) {
     std::string pn = paramName(i);
     std::vector<std::string> leaves;
@@ -461,8 +484,15 @@ void Generator::function(const Function &f) {
   hostBlock(f.body);
   std::vector<std::string> res;
   for (auto &e : f.body.results) res.push_back(exp(e, false));
-  // the errors kernels may have raised (a round trip: only if they can)
-  if (mayRaise_) c.line("detail::check(ctx);");
+  // the errors kernels may have raised (a round trip: only if they can, and
+  // only if such a kernel ran)
+  raisedFlag_ = false;
+  if (raiseInIf_ && !raiseOutsideIf_) {
+    c.s.insert(raisedAt, std::string(static_cast<size_t>(c.ind) * 2, ' ') + "bool arrc_raised = false;\n");
+    c.line("if (arrc_raised) detail::check(ctx);");
+  } else if (mayRaise_) {
+    c.line("detail::check(ctx);");
+  }
   size_t pos = 0;
   c.line("return " + buildValue(f.resultType, res, pos) + ";");
   c.ind--;

@@ -9,6 +9,8 @@
 //                 guards met first by every element become host Checks),
 //                 foldViews (unchecked reads through a transpose read its
 //                 source), simplify, deadCode
+//      versionChecks (a SOAC whose checked reads a host test of their
+//                 ranges covers: if the test holds, a copy without them)
 //   6. jamLoops   (a loop over an inner loop: two steps per step, the inner
 //                 loops as one; k-means' argmin over distances)
 //      cse        (repeated subexpressions in device code)
@@ -34,6 +36,7 @@ void optimize(ir::Module &module) {
   passes::foldViews(module);
   passes::simplify(module);
   passes::deadCode(module);
+  passes::versionChecks(module);
   passes::jamLoops(module);
   passes::cse(module);
   passes::hoist(module);

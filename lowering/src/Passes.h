@@ -10,6 +10,7 @@ void fuseLoops(ir::Module &m);   // FuseLoops.cpp (sibling device loops of one c
 void deadCode(ir::Module &m);     // DeadCode.cpp
 void boundsChecks(ir::Module &m); // BoundsChecks.cpp (checks proven to pass are removed)
 void foldViews(ir::Module &m);  // FoldViews.cpp (reads through a transpose read its source)
+void versionChecks(ir::Module &m); // VersionChecks.cpp (SOACs whose reads' ranges a host test covers: two versions)
 void cse(ir::Module &m);          // CSE.cpp (repeated subexpressions in device code)
 void hoist(ir::Module &m);        // Hoist.cpp (loop-invariant Lets out of device loops)
 void jamLoops(ir::Module &m);     // JamLoops.cpp (two steps of a loop over an inner loop, jammed)

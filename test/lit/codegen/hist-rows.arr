@@ -25,7 +25,7 @@ export int[[*]] counts(int[[*]] ids, int k) = hist((+), 0, k, ids, replicate(len
 // CHECK: T arrc_load_rc(long arrc_row, long arrc_col ARRC_PARAMS) {
 // CHECK-NOT: arrc_div_long
 // CHECK: return arrc_{{[0-9]+}}_P[
-// CHECK: inline const char *const arrc_fused1_counts_hist
+// CHECK: inline const char *const arrc_fused{{[0-9]+}}_counts_hist
 // CHECK-NOT: ARRC_ROW_HOOKS
 // CHECK: arrc::histogram(ctx, et, op, bins, n, in, nullptr, 0, arrc_[[N]]);
 // CHECK: arrc::histogram(ctx, et, op, bins, n, in, nullptr, 0);

@@ -261,3 +261,59 @@ TEST_CASE("bounds checks: the one read that can raise, at base + the parallel in
         for (int n = 0; n <= 4; ++n) agree(c, "row", {imat(r, k, 1), Value::scalarInt(row), Value::scalarInt(n)});
     }
 }
+
+// VersionChecks.cpp: the versioned Ifs of a function and the checked reads
+// left in their first (unchecked) copies.
+void versions(const ir::Block &b, int &ifs, int &fastChecked) {
+  for (auto &s : b.stmts) {
+    if (s->kind == ir::StmtKind::If && s->note.rfind("versioned", 0) == 0) {
+      ++ifs;
+      fastChecked += deviceChecked(static_cast<const ir::If &>(*s).thenB, false);
+    }
+    ir::forEachBlock(static_cast<const ir::Stmt &>(*s), [&](const ir::Block &in) { versions(in, ifs, fastChecked); });
+  }
+}
+
+TEST_CASE("bounds checks: several reads that can raise, covered by one host test of their ranges (VersionChecks)") {
+  auto c = compile(
+      "export int[[*,*]] pulls(int[[*,*]] B) =\n"
+      "  [[sum([B[j, 2] * (B[j, a] - B[i, a]) | j <- iota(B.size(0))]) | a <- iota(2)] | i <- iota(B.size(0))];\n"
+      "export int[[*,*]] shifted(int[[*,*]] A, int m, int n) = [[A[i, j + 1] + A[i + 1, j] | j <- iota(n)] | i <- iota(m)];\n"
+      "export int[[*,*]] rows(int[[*]] a, int m, int k) = [[a[i * k + j] | j <- iota(2)] | i <- iota(m)];\n"
+      "export int[[*]] tri(int[[*]] a, int n) = [sum([a[k] + a[k + 1] | k <- iota(i)]) | i <- iota(n)];\n"
+      "export int[[*]] halves(int[[*]] a, int n, int d) = [a[i / d] + a[i % d] | i <- iota(n)];\n"
+      "export (int[[*]], int) picks(int[[*]] a, int[[*]] f) =\n"
+      "  ([a[i] | i <- iota(length(a)), f[i] + f[i + 1] == 1], sum([a[i] * f[i + 1] + f[i] | i <- iota(length(a))]));\n"
+      "export int[[*]] gather2(int[[*]] xs, int[[*]] ys) = [xs[ys[i]] + xs[ys[i] + 1] | i <- iota(length(ys))];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  auto check = [&](const char *name, int ifs, int fast) {
+    int n = 0, f = 0;
+    versions(fn(c.optimized, name).body, n, f);
+    CHECK_MESSAGE(n == ifs, name << ": " << n << " versioned SOACs");
+    CHECK_MESSAGE(f == fast, name << ": " << f << " checked reads in the unchecked copies");
+  };
+  check("pulls", 1, 0);
+  check("shifted", 1, 0);
+  check("rows", 1, 0);   // i * k + j in int: the test requires it inside int
+  check("tri", 1, 0);    // k < i < n: k + 1 <= n - 1
+  check("halves", 1, 0); // i / d, i % d for d > 0
+  check("picks", 2, 0);  // the filter and the reduce
+  check("gather2", 0, 0); // indices from data: nothing to test
+  const int64_t big = 2147483647, small = -2147483647 - 1;
+  for (int r = 0; r <= 3; ++r)
+    for (int k = 0; k <= 4; ++k) {
+      agree(c, "pulls", {imat(r, k, 1)});
+      for (int m = -1; m <= 4; ++m)
+        for (int n = -1; n <= 4; ++n) agree(c, "shifted", {imat(r, k, 1), Value::scalarInt(m), Value::scalarInt(n)});
+    }
+  eachVec(4, 0, 3, [&](const Value &a) {
+    for (int64_t m : {int64_t(-1), int64_t(0), int64_t(1), int64_t(2), int64_t(3)})
+      for (int64_t k : {small, int64_t(-1), int64_t(0), int64_t(1), int64_t(2), int64_t(1) << 30, big}) {
+        agree(c, "rows", {a, Value::scalarInt(m), Value::scalarInt(k)});
+        agree(c, "halves", {a, Value::scalarInt(m + 2), Value::scalarInt(k)});
+      }
+    for (int n = -1; n <= 6; ++n) agree(c, "tri", {a, Value::scalarInt(n)});
+    eachVec(3, 0, 1, [&](const Value &f) { agree(c, "picks", {a, f}); });
+    eachVec(2, -1, 4, [&](const Value &ys) { agree(c, "gather2", {a, ys}); });
+  });
+}
