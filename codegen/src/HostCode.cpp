@@ -487,10 +487,11 @@ void Generator::function(const Function &f) {
   // the errors kernels may have raised (a round trip: only if they can, and
   // only if such a kernel ran)
   raisedFlag_ = false;
+  if (raiseInIf_) c.s.insert(raisedAt, std::string(static_cast<size_t>(c.ind) * 2, ' ') + "bool arrc_raised = false;\n");
   if (raiseInIf_ && !raiseOutsideIf_) {
-    c.s.insert(raisedAt, std::string(static_cast<size_t>(c.ind) * 2, ' ') + "bool arrc_raised = false;\n");
     c.line("if (arrc_raised) detail::check(ctx);");
   } else if (mayRaise_) {
+    if (raiseInIf_) c.line("(void)arrc_raised; // a kernel outside the ifs can raise too");
     c.line("detail::check(ctx);");
   }
   size_t pos = 0;

@@ -60,3 +60,19 @@ export double[[*,*]] dists(double[[*,*]] P, double[[*,*]] C, int d) =
 // error: versioned_reads.arr:62:41: index 5 out of bounds for axis 0 of size 5
 export (int[[*]], int) picks(int[[*]] a, int[[*]] f) =
   ([a[i] | i <- iota(length(a)), f[i] + f[i + 1] == 1, f[i] == 1], sum([a[i] * f[i + 1] + f[i] | i <- iota(length(a))]));
+
+// A kernel that can raise inside an if and one outside it (indices from
+// data: neither versioned): the export checks the error record after both.
+// == test
+// in: [1, 2, 3] [0, 1] true
+// out: [2, 3]
+// in: [1, 2, 3] [0, 1] false
+// out: [1, 2]
+// in: [1, 2, 3] [0, 2] true
+// error: index 3 out of bounds for axis 0 of size 3
+// in: [1, 2, 3] [5] false
+// error: index 5 out of bounds for axis 0 of size 3
+export int[[*]] mixed(int[[*]] a, int[[*]] ix, bool b) {
+  let g = [a[j] | j <- ix];
+  return if b then [a[j + 1] | j <- ix] else g;
+}
