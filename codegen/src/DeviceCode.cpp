@@ -179,9 +179,9 @@ std::string Generator::call(const ExpP &e, bool dev) {
     return "std::" + f + "<" + cpp + ">(" + a[0] + ", " + a[1] + ")";
   }
   if (f == "isnan") return dev ? "(isnan(" + a.at(0) + ") != 0)" : "std::isnan(" + a.at(0) + ")";
-  if (f == "items_in_one_pass" || f == "inner_loops_sequential" || f == "group_by_hist_bins") {
+  if (f == "items_in_one_pass" || f == "inner_loops_sequential" || f == "group_by_hist_bins" || f == "loop_chunks") {
     if (dev) fail(f + " in device code");
-    return "ctx." + f + "()";
+    return "ctx." + f + "(" + join(a) + ")";
   }
   static const std::set<std::string> math = {"sqrt", "exp", "log", "pow", "sin", "cos",
                                              "tan", "atan2", "floor", "ceil", "round", "erf",

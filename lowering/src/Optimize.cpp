@@ -11,6 +11,8 @@
 //                 source), simplify, deadCode
 //      versionChecks (a SOAC whose checked reads a host test of their
 //                 ranges covers: if the test holds, a copy without them)
+//      splitLongLoops (a map of few elements, each a long sum: the sums
+//                 in chunks over more work-items, where the device says so)
 //   6. jamLoops   (a loop over an inner loop: two steps per step, the inner
 //                 loops as one; k-means' argmin over distances)
 //      cse        (repeated subexpressions in device code)
@@ -37,6 +39,7 @@ void optimize(ir::Module &module) {
   passes::simplify(module);
   passes::deadCode(module);
   passes::versionChecks(module);
+  passes::splitLongLoops(module);
   passes::jamLoops(module);
   passes::cse(module);
   passes::hoist(module);

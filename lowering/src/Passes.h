@@ -11,6 +11,7 @@ void deadCode(ir::Module &m);     // DeadCode.cpp
 void boundsChecks(ir::Module &m); // BoundsChecks.cpp (checks proven to pass are removed)
 void foldViews(ir::Module &m);  // FoldViews.cpp (reads through a transpose read its source)
 void versionChecks(ir::Module &m); // VersionChecks.cpp (SOACs whose reads' ranges a host test covers: two versions)
+void splitLongLoops(ir::Module &m); // SplitLongLoops.cpp (maps of few elements, each a long sum: the sums in chunks)
 void cse(ir::Module &m);          // CSE.cpp (repeated subexpressions in device code)
 void hoist(ir::Module &m);        // Hoist.cpp (loop-invariant Lets out of device loops)
 void jamLoops(ir::Module &m);     // JamLoops.cpp (two steps of a loop over an inner loop, jammed)

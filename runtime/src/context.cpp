@@ -876,6 +876,8 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
     const char* lr = getenv_nonempty("ARRC_LONG_ROWS");
     c.long_row_min = lr ? std::max<long long>(0, std::atoll(lr)) : c.gpu ? 128 : 0;
     if (c.max_wg < 256) c.long_row_min = 0;
+    const char* split = getenv_nonempty("ARRC_SPLIT_LOOPS");
+    if (split) c.split_loops = std::max<long long>(0, std::atoll(split));
   }
   c.compute_units = device_val<cl_uint>(c.device, CL_DEVICE_MAX_COMPUTE_UNITS);
   c.local_mem = device_val<cl_ulong>(c.device, CL_DEVICE_LOCAL_MEM_SIZE);
@@ -945,6 +947,20 @@ bool Context::items_in_one_pass() const { return impl_->items_in_one_pass; }
 bool Context::inner_loops_sequential() const { return impl_->inner_loops_sequential; }
 int64_t Context::group_by_hist_bins() const { return impl_->group_by_hist_bins; }
 int64_t Context::long_row_min() const { return impl_->long_row_min; }
+
+int64_t Context::loop_chunks(int64_t elements, int64_t count) const {
+  const auto& c = *impl_;
+  if (elements <= 0 || count <= 1) return 0;
+  if (c.split_loops >= 0) return c.split_loops > 1 ? std::min(c.split_loops, count) : 0;
+  if (!c.gpu) return 0; // a CPU's few cores are busy with the elements alone
+  // fewer than 128 elements per compute unit: enough chunks to fill the
+  // device (2048 work-items per compute unit), each at least 256 steps
+  const int64_t units = static_cast<int64_t>(std::max<size_t>(c.compute_units, 1));
+  const int64_t want = units * 2048;
+  if (elements >= units * 128) return 0;
+  const int64_t g = std::min((want + elements - 1) / elements, count / 256);
+  return g >= 2 ? g : 0;
+}
 bool Context::supports_fp64() const { return impl_->fp64; }
 size_t Context::max_alloc_bytes() const { return impl_->max_alloc; }
 size_t Context::global_mem_bytes() const { return impl_->global_mem; }

@@ -40,6 +40,7 @@ struct ContextImpl {
   bool inner_loops_sequential = false; // !gpu, unless ARRC_INNER_LOOPS forces it
   int64_t group_by_hist_bins = 0;      // 2^23 on GPUs, 2^17 on CPUs, or ARRC_GROUP_BY_HIST_BINS
   int64_t long_row_min = 0; // gpu: 128, unless ARRC_LONG_ROWS sets it (0: off)
+  int64_t split_loops = -1; // ARRC_SPLIT_LOOPS: 0 never split, n > 0 always n chunks; -1 by the device (loop_chunks)
   // NVIDIA compute capability >= 7 (cl_nv_device_attribute_query): the
   // primitives may use warp shuffles/ballots through inline PTX (see
   // kernels.h, ARRC_NV). $ARRC_NV_WARP=0 turns it off (for A/B benchmarks).

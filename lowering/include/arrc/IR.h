@@ -56,7 +56,8 @@ struct Exp {
              // items_in_one_pass() (bool), the device's plan choice of
              // FuseMultiHist.cpp (arrc::Context::items_in_one_pass);
              // inner_loops_sequential() (bool, FuseExpandLoop.cpp);
-             // group_by_hist_bins() (long, reduce_by_key's plans)
+             // group_by_hist_bins() (long, reduce_by_key's plans);
+             // loop_chunks(elements, count) (long, SplitLongLoops.cpp)
     Read,    // args[0] is an array Var; args[1..rank] the indices -> element
     Shape,   // extent of axis `axis` of array args[0]
     Weight   // weight `axis` (0..rank; rank = offset) of array args[0]

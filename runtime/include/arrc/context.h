@@ -219,6 +219,15 @@ public:
   // work-items instead of one (GPUs: 128); 0: never. ARRC_LONG_ROWS=0 turns
   // it off, =n sets it (on a CPU device too, built with -DARRC_CPU_LONG_ROWS).
   int64_t long_row_min() const;
+  // Into how many chunks generated code splits the loop of a map whose
+  // elements each sum over the same long range (`[count(\x -> x == c, ids) |
+  // c <- iota(k)]`: k work-items would walk all of ids), each chunk summed by
+  // its own work-item, then the chunks' sums per element (lowering's
+  // SplitLongLoops.cpp): 0 or 1 = not split. GPUs: enough chunks for 2048
+  // work-items per compute unit when there are fewer than 128 elements per
+  // compute unit, each chunk at least 256 steps; CPUs: never.
+  // ARRC_SPLIT_LOOPS=0 never splits, =n always n chunks (tests on PoCL).
+  int64_t loop_chunks(int64_t elements, int64_t count) const;
   bool supports_fp64() const;
   size_t max_alloc_bytes() const;      // CL_DEVICE_MAX_MEM_ALLOC_SIZE
   size_t global_mem_bytes() const;

@@ -39,7 +39,8 @@ export int[[*]] nearest(double[[*]] xs, double[[*]] ys) = [argmin([abs(x - y) | 
 
 // No tile where the lanes would gather rows in the loop (k-means' P[i, k]
 // with i the lane): one element per work-item on CPUs too.
-// CHECK-LABEL: __kernel void arrc_k2_map0_rowsums_t(
+// (map2: the map as written; map0 and map1 its split plan, SplitLongLoops.cpp)
+// CHECK-LABEL: __kernel void arrc_k2_map2_rowsums_t(
 // CHECK-NOT: a tile of
 // HOST-LABEL: inline arrc::Array<double, 1> rowsums(
 // HOST-NOT: map_lanes

@@ -25,7 +25,8 @@ export double[[*]] spmv(int[[*]] row_off, int[[*]] cols, double[[*]] vals, doubl
   [sum([vals[k] * x[cols[k]] | k <- [row_off[i]..<row_off[i + 1]]]) | i <- iota(length(row_off) - 1)];
 
 // dgemv: every row has A.size(1) elements.
-// CHECK-LABEL: __kernel void arrc_k1_map0_dgemv_t(
+// (map2: the map as written; map0 and map1 its split plan, SplitLongLoops.cpp)
+// CHECK-LABEL: __kernel void arrc_k1_map2_dgemv_t(
 // CHECK-NOT: lr_min
 // CHECK: }
 export double[[*]] dgemv(double[[*,*]] A, double[[*]] x) =

@@ -317,3 +317,54 @@ TEST_CASE("bounds checks: several reads that can raise, covered by one host test
     eachVec(2, -1, 4, [&](const Value &ys) { agree(c, "gather2", {a, ys}); });
   });
 }
+
+// SplitLongLoops.cpp: the split Ifs of a function (the interpreter's
+// loop_chunks takes 3 chunks for 3 steps or more, so agree() runs the split
+// plan against the lowered module).
+int splits(const ir::Block &b) {
+  int n = 0;
+  for (auto &s : b.stmts) {
+    if (s->kind == ir::StmtKind::If && s->note.rfind("split", 0) == 0) ++n;
+    ir::forEachBlock(static_cast<const ir::Stmt &>(*s), [&](const ir::Block &in) { n += splits(in); });
+  }
+  return n;
+}
+
+TEST_CASE("few elements that each sum over one long range: the sums in chunks (SplitLongLoops)") {
+  auto c = compile(
+      "export int[[*]] counts(int[[*]] ids, int k) = [count(\\x -> x == c, ids) | c <- iota(k)];\n"
+      "export double[[*,*]] sums(int[[*]] ids, double[[*,*]] P, int k) =\n"
+      "  [[sum([if ids[i] == c then P[i, j] else 0.0 | i <- iota(P.size(0))]) | j <- iota(P.size(1))] | c <- iota(k)];\n"
+      "export (long, int)[[*]] two(int[[*]] xs, int k) = [(sum([long(x * c) | x <- xs]), sum([x + c | x <- xs])) | c <- iota(k)];\n"
+      "export int[[*]] offset(int[[*]] xs, int k) = [reduce((+), c, xs) | c <- iota(k)];\n"
+      "export int[[*]] tri(int[[*]] xs) = [sum([xs[j] | j <- iota(i)]) | i <- iota(length(xs))];\n"
+      "export int[[*]] maxes(int[[*]] xs, int k) = [maximum([x * c | x <- xs]) | c <- iota(k)];\n"
+      "export double[[*,*]] means(int[[*]] ids, double[[*,*]] P, double[[*,*]] C, int[[*]] cnt) =\n"
+      "  [[if cnt[c] == 0 then C[c, j] else sum([if ids[i] == c then P[i, j] else 0.0 | i <- iota(P.size(0))]) / double(cnt[c])\n"
+      "    | j <- iota(C.size(1))] | c <- iota(C.size(0))];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  CHECK(splits(fn(c.optimized, "counts").body) == 1);
+  CHECK(splits(fn(c.optimized, "sums").body) == 1);
+  CHECK(splits(fn(c.optimized, "two").body) == 1);    // two sums in one loop
+  CHECK(splits(fn(c.optimized, "offset").body) == 0); // starts at c, not 0
+  CHECK(splits(fn(c.optimized, "tri").body) == 0);    // the count varies by element
+  CHECK(splits(fn(c.optimized, "maxes").body) == 0);  // not a sum
+  CHECK(splits(fn(c.optimized, "means").body) == 1);  // the sum in an if's branch
+  eachVec(5, -2, 3, [&](const Value &xs) {
+    for (int k = -1; k <= 4; ++k) {
+      agree(c, "counts", {xs, Value::scalarInt(k)});
+      agree(c, "two", {xs, Value::scalarInt(k)});
+    }
+  });
+  for (int r = 0; r <= 5; ++r)
+    for (int d = 0; d <= 2; ++d) {
+      std::vector<int64_t> ids;
+      for (int i = 0; i < r; ++i) ids.push_back((i * 7) % 3);
+      for (int k = 0; k <= 3; ++k) {
+        agree(c, "sums", {ivec(ids), dmat(r, d, 0.5), Value::scalarInt(k)});
+        std::vector<int64_t> cnt;
+        for (int q = 0; q < k; ++q) cnt.push_back(q % 2);
+        agree(c, "means", {ivec(ids), dmat(r, d, 0.5), dmat(k, d, 2.0), ivec(cnt)});
+      }
+    }
+}
