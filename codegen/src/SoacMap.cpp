@@ -178,13 +178,17 @@ void Generator::map(const Map &x) {
   // implementation (arrc::gen::map_group)
   const std::string axis0 = D <= 3 ? dimNames[D - 1] : "(" + join(dimNames, " * ") + ")";
   h("const size_t map_wg = arrc::gen::map_group(ctx, " + axis0 + ", " + (D == 1 ? "true" : "false") + ");");
-  std::string global, local = "map_wg ? arrc::NDRange(map_wg" + std::string(D == 2 ? ", 1" : D == 3 ? ", 1, 1" : "") +
+  const bool rows = D == 2 || D == 3; // map_rows work-items along global axis 1
+  if (rows) h("const size_t map_wg1 = arrc::gen::map_rows(ctx, map_wg, false);");
+  std::string global, local = "map_wg ? arrc::NDRange(map_wg" + std::string(D == 2 ? ", map_wg1" : D == 3 ? ", map_wg1, 1" : "") +
                               ") : arrc::NDRange()";
   if (D <= 3) {
     std::vector<std::string> g, gr;
     for (size_t k = 0; k < D; ++k) {
       g.push_back("size_t(" + dimNames[D - 1 - k] + ")");
-      gr.push_back(k == 0 ? "arrc::round_up(size_t(" + dimNames[D - 1] + "), map_wg)" : g.back());
+      gr.push_back(k == 0   ? "arrc::round_up(size_t(" + dimNames[D - 1] + "), map_wg)"
+                   : k == 1 ? "arrc::round_up(" + g.back() + ", map_wg1)"
+                            : g.back());
     }
     global = "map_wg ? arrc::NDRange(" + join(gr) + ") : arrc::NDRange(" + join(g) + ")";
   } else {
@@ -290,8 +294,11 @@ void Generator::map(const Map &x) {
     k.line("if (" + devName(x.index[0]) + " >= d0) return;");
   }
   if (longRows) longRowPart(k, x, *longRows, store);
-  if (staged.empty() && D <= 3)
+  if (staged.empty() && D == 1)
     k.line("if (" + devName(x.index[D - 1]) + " >= " + dimNames[D - 1] + ") return;  // past the rounded-up work-groups' end");
+  if (staged.empty() && (D == 2 || D == 3))
+    k.line("if (" + devName(x.index[D - 1]) + " >= " + dimNames[D - 1] + " || " + devName(x.index[D - 2]) + " >= " +
+           dimNames[D - 2] + ") return;  // past the rounded-up work-groups' end");
   devBlock(k, x.body);
   if (!x.outs.empty()) store();
   staged_.clear();

@@ -24,7 +24,7 @@
 // CHECK: get_global_id(1);
 // HOST-LABEL: inline arrc::Array<double, 2> mm(
 // HOST: const bool lanes = arrc::gen::map_lanes(ctx);
-// HOST: lanes ? arrc::NDRange(size_t((d1 + 15) / 16), arrc::round_up(size_t((d0 + 1) / 2), 8)) : map_wg ? arrc::NDRange(arrc::round_up(size_t(d1), map_wg), size_t(d0)) : arrc::NDRange(size_t(d1), size_t(d0)), lanes ? arrc::NDRange(1, 8) : map_wg ? arrc::NDRange(map_wg, 1) : arrc::NDRange()
+// HOST: lanes ? arrc::NDRange(size_t((d1 + 15) / 16), arrc::round_up(size_t((d0 + 1) / 2), 8)) : map_wg ? arrc::NDRange(arrc::round_up(size_t(d1), map_wg), arrc::round_up(size_t(d0), map_wg1)) : arrc::NDRange(size_t(d1), size_t(d0)), lanes ? arrc::NDRange(1, 8) : map_wg ? arrc::NDRange(map_wg, map_wg1) : arrc::NDRange()
 export double[[*,*]] mm(double[[*,*]] A, double[[*,*]] B) =
   [[dot(A[i, :], B[:, j]) | j <- iota(B.size(1))] | i <- iota(A.size(0))];
 
