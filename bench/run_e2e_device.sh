@@ -22,14 +22,7 @@ if [ "$1" = "--prepare" ]; then
 fi
 
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-for f in .dev/*.deb; do dpkg -x "$f" /tmp/ocl; done
-mkdir -p /tmp/icd
-LIB=$(ls /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 2>/dev/null || find / -xdev -name 'libnvidia-opencl.so*' 2>/dev/null | head -1)
-echo "$LIB" > /tmp/icd/nvidia.icd
-export OCL_ICD_VENDORS=/tmp/icd
-export LD_LIBRARY_PATH=/tmp/ocl/usr/lib/x86_64-linux-gnu:$PWD/.dev/prefix/lib:$LD_LIBRARY_PATH
-# the generated programs' compiler finds the OpenCL headers and loader here
-export CPATH=/tmp/ocl/usr/include LIBRARY_PATH=/tmp/ocl/usr/lib/x86_64-linux-gnu
+. bench/device_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv || true
 cmake -S runtime -B /tmp/rt -DCMAKE_BUILD_TYPE=Release -DOpenCL_INCLUDE_DIR=/tmp/ocl/usr/include \
   -DOpenCL_LIBRARY=/tmp/ocl/usr/lib/x86_64-linux-gnu/libOpenCL.so > /tmp/rt-cfg.log 2>&1 || { cat /tmp/rt-cfg.log; exit 1; }

@@ -8,13 +8,7 @@ set -o pipefail
 ARRC=${ARRC:-build/bin/arrc}
 if [ -n "$DEVICE" ]; then
   OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-  for f in .dev/*.deb; do dpkg -x "$f" /tmp/ocl; done
-  mkdir -p /tmp/icd
-  LIB=$(ls /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 2>/dev/null || find / -xdev -name 'libnvidia-opencl.so*' 2>/dev/null | head -1)
-  echo "$LIB" > /tmp/icd/nvidia.icd
-  export OCL_ICD_VENDORS=/tmp/icd
-  export LD_LIBRARY_PATH=/tmp/ocl/usr/lib/x86_64-linux-gnu:$PWD/.dev/prefix/lib:$LD_LIBRARY_PATH
-  export CPATH=/tmp/ocl/usr/include LIBRARY_PATH=/tmp/ocl/usr/lib/x86_64-linux-gnu
+  . bench/device_env.sh
   ARRC=.dev/prefix/bin/arrc
 fi
 export ARRC_CACHE_DIR=${ARRC_CACHE_DIR:-/tmp/arrc-forms-cache}
