@@ -67,9 +67,9 @@ private:
   // variable bound by an If of the loop body that yields p_k + e and p_k (the
   // sum of a filtered range: `count`), which is rewritten to yield e and 0,
   // its value then being the term. No term or statement reads a p otherwise.
-  bool sumForm(ir::Loop &L, std::vector<ExpP> &terms) {
+  bool sumForm(ir::Loop &L) {
     std::set<int> ps(L.params.begin(), L.params.end());
-    terms.clear();
+    std::vector<ExpP> terms;
     std::vector<std::function<void()>> rewrites;
     for (size_t k = 0; k < L.params.size(); ++k) {
       const int p = L.params[k];
@@ -135,15 +135,6 @@ private:
   struct Path {
     std::vector<std::pair<size_t, int>> steps;
   };
-  static ir::Loop *at(Block &body, const Path &p) {
-    Block *b = &body;
-    for (size_t i = 0; i + 1 < p.steps.size(); ++i) {
-      auto &x = static_cast<ir::If &>(*b->stmts.at(p.steps[i].first));
-      b = p.steps[i].second ? &x.elseB : &x.thenB;
-    }
-    return static_cast<ir::Loop *>(b->stmts.at(p.steps.back().first).get());
-  }
-
   // The loops a Block holds as statements, its Ifs' too.
   static void loopsIn(Block &b, Path &cur, std::vector<Path> &out) {
     for (size_t i = 0; i < b.stmts.size(); ++i) {
@@ -170,6 +161,8 @@ private:
     }
     return b->stmts.at(p.steps.back().first);
   }
+
+  static ir::Loop *at(Block &body, const Path &p) { return static_cast<ir::Loop *>(loopStmt(body, p).get()); }
 
   // The map's one sum loop when the map qualifies: a `for` sum over a count
   // fixed for the map, in the body or in a branch of its ifs (k-means' `if
@@ -238,8 +231,7 @@ private:
     Block a = cloneFresh(m_, one, subA);
     auto &mA = static_cast<Map &>(*a.stmts[0]);
     auto &LA = *at(mA.body, where);
-    std::vector<ExpP> terms;
-    if (!sumForm(LA, terms)) return nullptr;
+    if (!sumForm(LA)) return nullptr;
     const size_t K = LA.params.size();
 
     // G on the host
@@ -324,7 +316,6 @@ private:
     v->thenB.results = b.results;
     std::map<int, ExpP> subC;
     v->elseB = cloneFresh(m_, one, subC);
-    (void)terms;
     return v;
   }
 };

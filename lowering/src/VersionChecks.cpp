@@ -84,7 +84,6 @@ private:
   std::set<int> inner_;           // defined in it: not fixed for it
   std::map<int, ExpP> lets_;      // its scalar Lets
   std::map<int, ExpP> counters_;  // SOAC indices and `for` counters -> their count
-  std::map<int, bool> busy_;      // Lets being looked at (no cycles in SSA; a guard all the same)
   std::vector<ExpP> need_;        // conditions of the range being computed
   std::set<std::string> needKeys_;
 
@@ -146,11 +145,7 @@ private:
       }
       auto l = lets_.find(v);
       if (l != lets_.end()) {
-        if (busy_[v]) return false;
-        busy_[v] = true;
-        bool ok = range(l->second, r, depth + 1);
-        busy_[v] = false;
-        return ok;
+        return range(l->second, r, depth + 1); // SSA: no cycles; depth bounds the walk
       }
       if (inner_.count(v)) return false;
       r = leaf(e, k == ScalarKind::Bool);
@@ -266,7 +261,6 @@ private:
     inner_.clear();
     lets_.clear();
     counters_.clear();
-    busy_.clear();
     stmtDefs(f, inner_);
     forEachBlock(f, [&](const Block &b) { blockDefs(b, inner_); });
     if (!indices(f)) return nullptr;
