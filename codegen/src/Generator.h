@@ -289,6 +289,8 @@ private:
 
   // ---- SOACs (Soac*.cpp)
   void map(const Map &x);
+  // CPU schedule of maps without loops: blocks of elements (SoacMap.cpp)
+  void chunkKernel(Code &k, const Map &x, const std::vector<std::string> &dims, const std::function<void()> &store);
   // CPU tile schedule of map nests (SoacMapLanes.cpp)
   bool lanePlan(const Map &x);
   void laneKernel(Code &k, const Map &x, const std::vector<std::string> &dims, const std::function<void()> &store);

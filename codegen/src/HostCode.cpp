@@ -186,8 +186,8 @@ std::string Generator::header() const {
 
 std::string Generator::helpers() {
   return R"CPP(// Helpers shared by every arrc-generated header (defined once per translation unit).
-#ifndef ARRC_GENERATED_HELPERS_V4
-#define ARRC_GENERATED_HELPERS_V4
+#ifndef ARRC_GENERATED_HELPERS_V5
+#define ARRC_GENERATED_HELPERS_V5
 namespace arrc {
 namespace gen {
 // Wrapping (two's complement) integer arithmetic, as in Arr.
@@ -234,6 +234,20 @@ inline bool stage_rows(arrc::Context &ctx) { return ctx.stage_rows(); }
 // unless ARRC_MAP_LANES=0 (to compare, or to test the element-per-work-item
 // kernels there), as the runtime's builds see it (arrc::Context::map_lanes).
 inline bool map_lanes(arrc::Context &ctx) { return ctx.map_lanes(); }
+// Whether map kernels without loops run their CPU schedule (a block of
+// elements per work-item, ARRC_MAP_CHUNKS=0 turns it off), and the block:
+// {columns, rows} of the innermost two axes (cols x rows_of elements in
+// all), about a quarter of each compute unit's share, 256 to 16384
+// elements. Work-groups of one work-item (PoCL builds a kernel per
+// work-group size; its cost per work-group is a few ns).
+inline bool map_chunks(arrc::Context &ctx) { return ctx.map_chunks(); }
+inline std::array<int64_t, 2> map_chunk(arrc::Context &ctx, int64_t cols, int64_t rows) {
+  const int64_t total = std::max<int64_t>(cols, 1) * std::max<int64_t>(rows, 1);
+  const int64_t units = int64_t(std::max<size_t>(ctx.compute_units(), 1));
+  const int64_t want = std::clamp<int64_t>(total / (4 * units), 256, 16384);
+  const int64_t c = std::max<int64_t>(1, std::min(cols, want));
+  return {c, std::max<int64_t>(1, std::min(rows, want / c))};
+}
 // Work-group size of a map kernel that stages its rows of matrices in local
 // memory (rows of `row_bytes` in all per work-item): the largest of 128, 64,
 // 32 whose block fits in 24 KiB, or 0 (no staging).
@@ -298,7 +312,7 @@ inline arrc::Array<T, 1> first(const arrc::Array<T, 1> &a, int64_t count) {
 }
 } // namespace gen
 } // namespace arrc
-#endif // ARRC_GENERATED_HELPERS_V4
+#endif // ARRC_GENERATED_HELPERS_V5
 
 )CPP";
 }

@@ -132,6 +132,52 @@ void Generator::stageCopy(Code &k, const std::string &n, const std::string &type
   k.close();
 }
 
+// Whether a body runs a loop (at any depth).
+static bool hasLoop(const Block &b) {
+  for (auto &s : b.stmts) {
+    if (s->kind == StmtKind::Loop) return true;
+    bool inner = false;
+    forEachBlock(static_cast<const Stmt &>(*s), [&](const Block &in) { inner = inner || hasLoop(in); });
+    if (inner) return true;
+  }
+  return false;
+}
+
+// The CPU schedule of a map whose body runs no loop: each work-item computes
+// a block of arrc_cr rows x arrc_cc columns of the innermost two axes, the
+// columns as a loop the device compiler vectorises (its iterations are
+// independent: assume_safety). One element per work-item with the usual
+// guard `if (i >= d0) return;` made PoCL's loop over the work-items run
+// 2-3x slower (saxpy over 10^7 floats on one thread: 5.9 -> 2.7 ms).
+void Generator::chunkKernel(Code &k, const Map &x, const std::vector<std::string> &dims,
+                            const std::function<void()> &store) {
+  size_t D = x.dims.size();
+  std::map<int, std::string> aliases = devAlias_;
+  k.line("#if defined(ARRC_CPU) && !defined(ARRC_NO_MAP_CHUNKS)");
+  k.line("// CPU devices: a block of elements per work-item, its columns one vectorised loop (SoacMap.cpp)");
+  k.open("");
+  k.line("const long arrc_j0 = (long)get_global_id(0) * arrc_cc, arrc_j1 = min(arrc_j0 + arrc_cc, " + dims[D - 1] + ");");
+  if (D >= 2)
+    k.line("const long arrc_i0 = (long)get_global_id(1) * arrc_cr, arrc_i1 = min(arrc_i0 + arrc_cr, " + dims[D - 2] +
+           ");");
+  if (D == 3) k.line(decl(x.index[0], true) + " = (" + clScalar(typeOf(x.index[0]).elem) + ")get_global_id(2);");
+  if (D >= 2) {
+    std::string i = devName(x.index[D - 2]);
+    k.open("for (" + decl(x.index[D - 2], true) + " = arrc_i0; " + i + " < arrc_i1; ++" + i + ")");
+  }
+  std::string j = devName(x.index[D - 1]);
+  k.line("#pragma clang loop vectorize(assume_safety)");
+  k.open("for (" + decl(x.index[D - 1], true) + " = arrc_j0; " + j + " < arrc_j1; ++" + j + ")");
+  devBlock(k, x.body);
+  if (!x.outs.empty()) store();
+  k.close();
+  if (D >= 2) k.close();
+  k.line("return;");
+  k.close();
+  k.line("#endif");
+  devAlias_ = aliases;
+}
+
 void Generator::map(const Map &x) {
   std::string kn = newKernel("map", x);
   size_t D = x.dims.size();
@@ -247,6 +293,23 @@ void Generator::map(const Map &x) {
     global = "lr_min ? arrc::NDRange(arrc::round_up(size_t(d0), " + G + ")) : " + global;
     local = "lr_min ? arrc::NDRange(" + G + ") : " + local;
   }
+  // CPUs: a body without loops as blocks of elements (below)
+  const bool chunks = !lanes && staged.empty() && !longRows && D <= 3 && !distributed_ && !hasLoop(x.body);
+  if (chunks) {
+    h("const bool chunks = arrc::gen::map_chunks(ctx);");
+    std::string rowsTotal = D == 1 ? "1" : dimNames[D - 2];
+    h("const std::array<int64_t, 2> chunk = chunks ? arrc::gen::map_chunk(ctx, " + dimNames[D - 1] + ", " + rowsTotal +
+      ") : std::array<int64_t, 2>{1, 1};");
+    ocl.push_back("long arrc_cc");
+    oh.push_back("chunk[0]");
+    ocl.push_back("long arrc_cr");
+    oh.push_back("chunk[1]");
+    std::vector<std::string> g = {"size_t((" + dimNames[D - 1] + " + chunk[0] - 1) / chunk[0])"};
+    if (D >= 2) g.push_back("size_t((" + dimNames[D - 2] + " + chunk[1] - 1) / chunk[1])");
+    if (D == 3) g.push_back("size_t(" + dimNames[0] + ")");
+    global = "chunks ? arrc::NDRange(" + join(g) + ") : " + global;
+    local = std::string("chunks ? arrc::NDRange(1") + (D >= 2 ? ", 1" : "") + (D == 3 ? ", 1" : "") + ") : " + local;
+  }
   h("if (" + cond + ")");
   h("  " + launch(kn, global, local, oh, unitStride(fv)));
   host_->close();
@@ -267,6 +330,7 @@ void Generator::map(const Map &x) {
     }
   };
   if (lanes) laneKernel(k, x, dimNames, store);
+  if (chunks) chunkKernel(k, x, dimNames, store);
   if (D <= 3) {
     for (size_t j = 0; j < D; ++j)
       k.line(decl(x.index[j], true) + " = (" + clScalar(typeOf(x.index[j]).elem) + ")get_global_id(" + std::to_string(D - 1 - j) + ");");

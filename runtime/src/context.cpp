@@ -638,6 +638,7 @@ cl_program ContextImpl::build(const ProgramSource& src) {
   // CPU devices: the prelude's vectorisable float log/erf (kernel_prelude())
   if (!gpu) opts += " -DARRC_CPU=1";
   if (!gpu && !map_lanes) opts += " -DARRC_NO_MAP_LANES=1";
+  if (!gpu && !map_chunks) opts += " -DARRC_NO_MAP_CHUNKS=1";
   // generated map kernels stage rows on a CPU device only when forced;
   // otherwise their reads skip the staged copy's condition there
   if (!gpu && stage_rows) opts += " -DARRC_CPU_STAGING=1";
@@ -851,6 +852,8 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
   {
     const char* lanes = getenv_nonempty("ARRC_MAP_LANES");
     c.map_lanes = !c.gpu && !(lanes && lanes[0] == '0');
+    const char* chunks = getenv_nonempty("ARRC_MAP_CHUNKS");
+    c.map_chunks = !c.gpu && !(chunks && chunks[0] == '0');
     const char* stage = getenv_nonempty("ARRC_STAGE_ROWS");
     c.stage_rows = stage ? stage[0] != '0' : c.gpu;
     const char* one = getenv_nonempty("ARRC_ITEMS_ONE_PASS");
@@ -942,6 +945,7 @@ std::string Context::describe() const {
 }
 bool Context::is_gpu() const { return impl_->gpu; }
 bool Context::map_lanes() const { return impl_->map_lanes; }
+bool Context::map_chunks() const { return impl_->map_chunks; }
 bool Context::stage_rows() const { return impl_->stage_rows; }
 bool Context::items_in_one_pass() const { return impl_->items_in_one_pass; }
 bool Context::inner_loops_sequential() const { return impl_->inner_loops_sequential; }

@@ -191,6 +191,10 @@ public:
   // Whether generated map kernels run their CPU tile schedule (CPU devices,
   // unless ARRC_MAP_LANES=0; programs are then built with -DARRC_NO_MAP_LANES).
   bool map_lanes() const;
+  // Whether generated map kernels without loops run their CPU schedule, a
+  // block of elements per work-item (CPU devices, unless ARRC_MAP_CHUNKS=0;
+  // programs are then built with -DARRC_NO_MAP_CHUNKS).
+  bool map_chunks() const;
   // Whether generated map kernels stage rows in local memory (GPUs;
   // ARRC_STAGE_ROWS=1 or 0 forces it; forced on a CPU device, programs are
   // built with -DARRC_CPU_STAGING).
