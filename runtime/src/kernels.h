@@ -953,7 +953,7 @@ __kernel void arrc_hist_chunks(long n, long chunk, long nbins, __global T* part 
     // out of the loop.
     long arrc_b = arrc_bin(arrc_i ARRC_ARGS);
     T arrc_v = arrc_load(arrc_i ARRC_ARGS);
-    if (arrc_b >= 0 && arrc_b < nbins) arrc_h[arrc_b] = arrc_op(arrc_h[arrc_b], arrc_v);
+    if (arrc_b >= 0 && arrc_b < nbins) arrc_h[arrc_b] = arrc_op(ARRC_GLOAD(arrc_h + arrc_b), arrc_v);
   }
 }
 __kernel void arrc_hist_merge(long nchunks, long nbins, long bchunk, __global const T* part,
@@ -962,7 +962,7 @@ __kernel void arrc_hist_merge(long nchunks, long nbins, long bchunk, __global co
   for (long arrc_b = arrc_lo; arrc_b < arrc_hi; ++arrc_b) {
     T arrc_acc = ARRC_NE;
     for (long arrc_c = 0; arrc_c < nchunks; ++arrc_c)
-      arrc_acc = arrc_op(arrc_acc, part[arrc_c * nbins + arrc_b]);
+      arrc_acc = arrc_op(arrc_acc, ARRC_GLOAD(part + arrc_c * nbins + arrc_b));
     ARRC_OUT(out_off + arrc_b, arrc_acc);
   }
 }

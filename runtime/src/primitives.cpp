@@ -211,6 +211,16 @@ std::string assemble(Context& ctx, const ElemType& t, const Operator* op, const 
   if (ctx.impl().nv_warp) s += detail::kNvWarp;
   s += t.prelude;
   s += "\n#define T " + t.name + "\n";
+  // A T read from global memory: a record field by field. PoCL read a whole
+  // record through a copy, which made the CPU histogram's update 45% slower
+  // (group-by's (int, float) bins: 0.74 -> 0.51 ms per 10^6 on one thread).
+  if (t.is_record()) {
+    s += "inline T arrc_gload_T(__global const T* p) { T r;";
+    for (size_t k = 0; k < t.fields.size(); ++k) s += " r.f" + std::to_string(k) + " = p->f" + std::to_string(k) + ";";
+    s += " return r; }\n#define ARRC_GLOAD(p) arrc_gload_T(p)\n";
+  } else {
+    s += "#define ARRC_GLOAD(p) (*(p))\n";
+  }
   // Operator arguments reach every function that combines elements.
   std::string op_params, op_args;
   if (op)
@@ -1017,6 +1027,14 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
     // private histograms per chunk, merged in chunk order (exact for any
     // operator), when they are no larger than the chunks themselves
     Chunks ch = cpu_chunks(ctx, std::max<int64_t>(n, 1));
+    // one chunk per compute unit where the private histograms would be a
+    // sizeable part of the work (init and merge: chunks x bins; group-by's
+    // 10^4 bins of 10^6 elements: 8 chunks 0.57 ms, 2 chunks 0.53)
+    if (n > 0 && ch.count * nbins * 16 > n) {
+      int64_t units = static_cast<int64_t>(ctx.compute_units());
+      ch.size = std::max<int64_t>(4096, (n + units - 1) / units);
+      ch.count = (n + ch.size - 1) / ch.size;
+    }
     if (nbins <= ch.size || n <= 0) {
       const ProgramSource& src =
           program(ctx, t, &op, in, store, "histogram cpu", [] { return detail::kHistCpu; });
@@ -1026,7 +1044,11 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
         Launch(ctx, ctx.kernel(src, "arrc_hist_chunks"))
             .val<cl_long>(n).val<cl_long>(ch.size).val<cl_long>(nbins).mem(part->mem())
             .extra(in).opargs(&op).run(chunks, 1);
-      Chunks bins = cpu_chunks(ctx, nbins);
+      // the bins in one range per compute unit (at least 1024 each)
+      Chunks bins;
+      bins.size = std::max<int64_t>(1024, (nbins + static_cast<int64_t>(ctx.compute_units()) - 1) /
+                                              static_cast<int64_t>(ctx.compute_units()));
+      bins.count = (nbins + bins.size - 1) / bins.size;
       Launch(ctx, ctx.kernel(src, "arrc_hist_merge"))
           .val<cl_long>(chunks).val<cl_long>(nbins).val<cl_long>(bins.size).mem(part->mem())
           .mem(out).val<cl_long>(out_offset).extra(in).opargs(&op).run(bins.count, 1);
