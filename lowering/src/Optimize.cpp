@@ -1,8 +1,10 @@
 // optimize(): the fixed pass order (docs/lowering.md):
 //   1. simplify   (constant folding, copy/shape propagation, CSE)
 //   2. deadCode
-//   3. fuse       (producer-consumer and horizontal), each round followed by
-//                 simplify + deadCode, until nothing fuses
+//   3. fuse       (producer-consumer and horizontal) and regularExpand
+//                 (expands of one size for every segment become maps), each
+//                 round followed by simplify + deadCode, until neither
+//                 changes anything
 //   4. fuseLoops  (sibling device loops of one count as one loop), simplify,
 //                 deadCode
 //   5. boundsChecks (reads and guards proven in range lose their checks;
@@ -27,7 +29,9 @@ void optimize(ir::Module &module) {
   passes::simplify(module);
   passes::deadCode(module);
   for (int round = 0; round < 20; ++round) {
-    if (!passes::fuse(module)) break;
+    // an expand's sizes are seen to be one size once fusion put them in it
+    const bool fused = passes::fuse(module);
+    if (!passes::regularExpand(module) && !fused) break;
     passes::simplify(module);
     passes::deadCode(module);
   }

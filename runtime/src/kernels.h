@@ -940,12 +940,27 @@ __kernel void arrc_gather(long n, __global const T* src, long src_off, long src_
 // Histogram in the CPU schedule: each work-item folds its chunk into a
 // private histogram (no atomics), then each work-item merges a range of bins.
 inline const char* kHistCpu = R"CLC(
-__kernel void arrc_hist_chunks(long n, long chunk, long nbins, __global T* part ARRC_PARAMS
+__kernel void arrc_hist_chunks(long n, long chunk, long nbins, long arrc_rw, __global T* part ARRC_PARAMS
                                ARRC_OP_PARAMS) {
   long arrc_g = get_global_id(0);
   __global T* arrc_h = part + arrc_g * nbins;
   for (long arrc_b = 0; arrc_b < nbins; ++arrc_b) arrc_h[arrc_b] = ARRC_NE;
   long arrc_lo = arrc_g * chunk, arrc_hi = min(n, arrc_lo + chunk);
+#ifdef ARRC_ROW_HOOKS
+  // the hooks in row form (a flattened index's row and column stepped on,
+  // not divided out per element) where the body's divisions are all by the
+  // row width arrc_rw
+  if (arrc_rw > 0 && arrc_hi > arrc_lo && arrc_rows_exact(arrc_rw ARRC_ARGS)) {
+    long arrc_r = arrc_lo / arrc_rw, arrc_c = arrc_lo - arrc_r * arrc_rw;
+    for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) {
+      long arrc_b = arrc_bin_rc(arrc_r, arrc_c ARRC_ARGS);
+      T arrc_v = arrc_load_rc(arrc_r, arrc_c ARRC_ARGS);
+      if (arrc_b >= 0 && arrc_b < nbins) arrc_h[arrc_b] = arrc_op(ARRC_GLOAD(arrc_h + arrc_b), arrc_v);
+      if (++arrc_c == arrc_rw) arrc_c = 0, ++arrc_r;
+    }
+    return;
+  }
+#endif
   for (long arrc_i = arrc_lo; arrc_i < arrc_hi; ++arrc_i) {
     // Every value is evaluated, in range or not (its errors too, as the
     // reference semantics); read before the bin test, the producer's

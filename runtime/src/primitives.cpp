@@ -1042,7 +1042,8 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
       int64_t chunks = n > 0 ? ch.count : 0;
       if (chunks > 0)
         Launch(ctx, ctx.kernel(src, "arrc_hist_chunks"))
-            .val<cl_long>(n).val<cl_long>(ch.size).val<cl_long>(nbins).mem(part->mem())
+            .val<cl_long>(n).val<cl_long>(ch.size).val<cl_long>(nbins).val<cl_long>(std::max<int64_t>(row_width, 0))
+            .mem(part->mem())
             .extra(in).opargs(&op).run(chunks, 1);
       // the bins in one range per compute unit (at least 1024 each)
       Chunks bins;
