@@ -107,9 +107,12 @@ void strided_copy(ContextImpl& c, size_t es, int rank, const int64_t* shape, cl_
   set_kernel_arg(k, 0, sizeof(cl_mem), &src);
   set_kernel_arg(k, 1, sizeof(cl_mem), &dst);
   set_kernel_arg(k, 2, sizeof d, &d);
-  size_t g = static_cast<size_t>(n);
+  // work-groups of 256 (the kernel returns past n): left to the
+  // implementation, the group size must divide n, and a prime n got groups
+  // of one work-item
+  size_t l = 256, g = (static_cast<size_t>(n) + l - 1) / l * l;
   cl_event ev = nullptr;
-  check_cl(clEnqueueNDRangeKernel(c.queue, k, 1, nullptr, &g, nullptr, 0, nullptr,
+  check_cl(clEnqueueNDRangeKernel(c.queue, k, 1, nullptr, &g, &l, 0, nullptr,
                                   c.profile ? &ev : nullptr),
            "launching arrc_strided_copy");
   c.track(ev, name, 2 * n * es);
