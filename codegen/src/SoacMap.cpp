@@ -132,17 +132,6 @@ void Generator::stageCopy(Code &k, const std::string &n, const std::string &type
   k.close();
 }
 
-// Whether a body runs a loop (at any depth).
-static bool hasLoop(const Block &b) {
-  for (auto &s : b.stmts) {
-    if (s->kind == StmtKind::Loop) return true;
-    bool inner = false;
-    forEachBlock(static_cast<const Stmt &>(*s), [&](const Block &in) { inner = inner || hasLoop(in); });
-    if (inner) return true;
-  }
-  return false;
-}
-
 // The CPU schedule of a map whose body runs no loop: each work-item computes
 // a block of arrc_cr rows x arrc_cc columns of the innermost two axes, the
 // columns as a loop the device compiler vectorises (its iterations are
@@ -294,7 +283,7 @@ void Generator::map(const Map &x) {
     local = "lr_min ? arrc::NDRange(" + G + ") : " + local;
   }
   // CPUs: a body without loops as blocks of elements (below)
-  const bool chunks = !lanes && staged.empty() && !longRows && D <= 3 && !distributed_ && !hasLoop(x.body);
+  const bool chunks = !lanes && staged.empty() && !longRows && D <= 3 && !distributed_ && !blockHasKind(x.body, StmtKind::Loop);
   if (chunks) {
     h("const bool chunks = arrc::gen::map_chunks(ctx);");
     std::string rowsTotal = D == 1 ? "1" : dimNames[D - 2];

@@ -293,15 +293,17 @@ bool blockMayRaise(const Block &b) {
   return false;
 }
 
-bool blockWrites(const Block &b) {
+bool blockHasKind(const Block &b, StmtKind k) {
   for (auto &s : b.stmts) {
-    if (s->kind == StmtKind::Write) return true;
-    bool w = false;
-    forEachBlock(static_cast<const Stmt &>(*s), [&](const Block &in) { w = w || blockWrites(in); });
-    if (w) return true;
+    if (s->kind == k) return true;
+    bool found = false;
+    forEachBlock(static_cast<const Stmt &>(*s), [&](const Block &in) { found = found || blockHasKind(in, k); });
+    if (found) return true;
   }
   return false;
 }
+
+bool blockWrites(const Block &b) { return blockHasKind(b, StmtKind::Write); }
 
 // inMultiHist: a HistAdd only fills the enclosing MultiHist's outputs.
 static bool hasEffectIn(const Stmt &s, bool inMultiHist) {

@@ -3,7 +3,9 @@
 // splices) of the example, e2e and stdlib programs, with a fixed seed, each
 // compiled in-process through every stage (test/fuzz/pipeline.h: parse, type
 // check, lowering, passes, OpenCL C and C++ generation). Fails if an
-// exception escapes a stage or one input takes 1 s or more.
+// exception escapes a stage or one input takes 2 s or more (a blow-up: the
+// slowest input, a splice of several large programs, takes about 0.5 s on
+// a quiet 2-core machine and went past 1 s under ctest -j2 in a fresh clone).
 // Usage: pipeline_fuzz [N] [SEED]
 #include "pipeline.h"
 
@@ -142,7 +144,7 @@ int main(int argc, char **argv) {
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (secs > worst)
       worst = secs;
-    if (secs >= 1.0) {
+    if (secs >= 2.0) {
       std::cerr << "pipeline_fuzz: input " << i << " took " << secs << " s\n" << input << "\n";
       return 1;
     }

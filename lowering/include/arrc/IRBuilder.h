@@ -73,6 +73,8 @@ bool blockMayRaise(const Block &b);
 bool hasEffect(const Stmt &s);
 // Whether a block writes an array (a Write anywhere in it, nested blocks too).
 bool blockWrites(const Block &b);
+// A statement of kind k in b or in any block inside it.
+bool blockHasKind(const Block &b, StmtKind k);
 
 // ---- rewriting
 ExpP substitute(const ExpP &e, const std::map<int, ExpP> &sub);
