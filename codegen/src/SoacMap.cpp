@@ -283,7 +283,8 @@ void Generator::map(const Map &x) {
     local = "lr_min ? arrc::NDRange(" + G + ") : " + local;
   }
   // CPUs: a body without loops as blocks of elements (below)
-  const bool chunks = !lanes && staged.empty() && !longRows && D <= 3 && !distributed_ && !blockHasKind(x.body, StmtKind::Loop);
+  const bool chunks =
+      !lanes && staged.empty() && !longRows && D <= 3 && !distributed_ && !blockHasKind(x.body, StmtKind::Loop);
   if (chunks) {
     h("const bool chunks = arrc::gen::map_chunks(ctx);");
     std::string rowsTotal = D == 1 ? "1" : dimNames[D - 2];

@@ -37,7 +37,9 @@ int env_int(const char* name, int dflt);
 struct Chunks {
   int64_t count = 0, size = 1;
 };
-Chunks cpu_chunks(Context& ctx, int64_t n);
+// n elements in chunks of at least min_size, per_cu chunks per compute unit
+// where n allows (CPU schedules).
+Chunks cpu_chunks(Context& ctx, int64_t n, int64_t per_cu = 4, int64_t min_size = 4096);
 
 bool mentions_double(const std::string& s);
 bool is_scalar_type(const ElemType& t);  // int, uint, long, ulong, float, double

@@ -172,10 +172,10 @@ int items_per_thread(const Config& c, size_t elem_size) {
 
 // CPU schedule: contiguous chunks, a few per compute unit (balance), none
 // smaller than 4096 elements (launch cost); one work-item each.
-Chunks cpu_chunks(Context& ctx, int64_t n) {
+Chunks cpu_chunks(Context& ctx, int64_t n, int64_t per_cu, int64_t min_size) {
   if (n <= 0) return {};
-  int64_t want = static_cast<int64_t>(ctx.compute_units()) * 4;
-  int64_t size = std::max<int64_t>(4096, (n + want - 1) / want);
+  int64_t want = static_cast<int64_t>(ctx.compute_units()) * per_cu;
+  int64_t size = std::max<int64_t>(min_size, (n + want - 1) / want);
   return {(n + size - 1) / size, size};
 }
 
@@ -1030,11 +1030,7 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
     // one chunk per compute unit where the private histograms would be a
     // sizeable part of the work (init and merge: chunks x bins; group-by's
     // 10^4 bins of 10^6 elements: 8 chunks 0.57 ms, 2 chunks 0.53)
-    if (n > 0 && ch.count * nbins * 16 > n) {
-      int64_t units = static_cast<int64_t>(ctx.compute_units());
-      ch.size = std::max<int64_t>(4096, (n + units - 1) / units);
-      ch.count = (n + ch.size - 1) / ch.size;
-    }
+    if (n > 0 && ch.count * nbins * 16 > n) ch = cpu_chunks(ctx, n, 1);
     if (nbins <= ch.size || n <= 0) {
       const ProgramSource& src =
           program(ctx, t, &op, in, store, "histogram cpu", [] { return detail::kHistCpu; });
@@ -1042,14 +1038,11 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
       int64_t chunks = n > 0 ? ch.count : 0;
       if (chunks > 0)
         Launch(ctx, ctx.kernel(src, "arrc_hist_chunks"))
-            .val<cl_long>(n).val<cl_long>(ch.size).val<cl_long>(nbins).val<cl_long>(std::max<int64_t>(row_width, 0))
-            .mem(part->mem())
+            .val<cl_long>(n).val<cl_long>(ch.size).val<cl_long>(nbins)
+            .val<cl_long>(std::max<int64_t>(row_width, 0)).mem(part->mem())
             .extra(in).opargs(&op).run(chunks, 1);
       // the bins in one range per compute unit (at least 1024 each)
-      Chunks bins;
-      bins.size = std::max<int64_t>(1024, (nbins + static_cast<int64_t>(ctx.compute_units()) - 1) /
-                                              static_cast<int64_t>(ctx.compute_units()));
-      bins.count = (nbins + bins.size - 1) / bins.size;
+      Chunks bins = cpu_chunks(ctx, nbins, 1, 1024);
       Launch(ctx, ctx.kernel(src, "arrc_hist_merge"))
           .val<cl_long>(chunks).val<cl_long>(nbins).val<cl_long>(bins.size).mem(part->mem())
           .mem(out).val<cl_long>(out_offset).extra(in).opargs(&op).run(bins.count, 1);
