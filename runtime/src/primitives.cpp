@@ -749,30 +749,40 @@ inline arrc_segp arrc_segne_fn(int unused ARRC_OP_PARAMS) {
 // Segmented scan (mode 0 inclusive, 1 exclusive) or reduce (mode 2, the
 // count of segments to seg_count) with flags on GPUs: kSegScan. Items per
 // work-item: as many as fit ARRC_TILE_BYTES with their flag bytes
-// (ARRC_SEG_VT overrides, 1..32).
+// (ARRC_SEG_VT overrides, 1..32). On NVIDIA, from 2^22 items, work-groups
+// of 256 with tiles of 35 KiB (28 ints per work-item): the tile scan and
+// look-back then come once per 7168 items, 10^8 ints on the H100: reduce
+// 0.57 -> 0.68 of copy, scan 0.85 -> 0.88; smaller inputs keep the scan's
+// shape, as such tiles leave SMs idle (10^6: reduce 0.029 -> 0.035 ms).
+// ARRC_SEG_WG overrides the work-group size.
 void run_segscan(Context& ctx, const Config& c, const ElemType& t, const Operator& op,
                  const Fused& f, int64_t n, int mode, cl_mem seg_count) {
   static const int vt_env = env_int("ARRC_SEG_VT", 0);
-  size_t per = static_cast<size_t>(c.scan_wg) * (t.size + 1);
+  static const int wg_env = env_int("ARRC_SEG_WG", 0);
+  const bool big = ctx.impl().nv_warp && n >= (int64_t(1) << 22);
+  int wg = big ? std::min(c.scan_wg, 256) : c.scan_wg;
+  if (wg_env > 0) wg = std::clamp(wg_env / 32 * 32, 32, c.scan_wg);
+  size_t per = static_cast<size_t>(wg) * (t.size + 1);
+  size_t budget = big ? static_cast<size_t>(256) * 28 * 5 : c.tile_bytes;
   int vt = vt_env > 0 ? std::min(vt_env, 32)
-                      : static_cast<int>(std::clamp<size_t>(c.tile_bytes / per, 1, 16));
-  while (vt > 1 && static_cast<size_t>(c.scan_wg) * vt * (t.size * 33 / 32 + 1) + 8192 >
+                      : static_cast<int>(std::clamp<size_t>(budget / per, 1, big ? 28 : 16));
+  while (vt > 1 && static_cast<size_t>(wg) * vt * (t.size * 33 / 32 + 1) + 8192 >
                        ctx.local_mem_bytes())
     --vt;
-  std::string defs = cfg_defines(c, c.scan_wg, vt, c.scan_group_order) +
+  std::string defs = cfg_defines(c, wg, vt, c.scan_group_order) +
                      "#define ARRC_SEG_MODE " + std::to_string(mode) + "\n";
   const ProgramSource& src = program(ctx, t, &op, f, defs, "segscan gpu", [&] {
     return seg_pair_prelude(t) + helpers("arrc_segp", "arrc_segop", "ARRC_SEGNE", "s") +
            detail::kSegScan;
   });
   if (n <= 0) return;
-  int64_t tile = static_cast<int64_t>(c.scan_wg) * vt;
+  int64_t tile = static_cast<int64_t>(wg) * vt;
   int64_t ntiles = (n + tile - 1) / tile;
   size_t pair = t.size + 4 + 8;  // an upper bound of sizeof(arrc_segp)
   ScanState st = scan_state(ctx, ntiles, pair);
   Launch(ctx, ctx.kernel(src, "arrc_segscan"))
       .val<cl_long>(n).mem(st.ctl).mem(st.aggs).mem(st.incs).val<cl_uint>(st.epoch).mem(seg_count)
-      .extra(f).opargs(&op).run(static_cast<size_t>(ntiles) * c.scan_wg, c.scan_wg);
+      .extra(f).opargs(&op).run(static_cast<size_t>(ntiles) * wg, wg);
 }
 
 }  // namespace

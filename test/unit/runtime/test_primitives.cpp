@@ -364,6 +364,47 @@ TEST_CASE("primitives int32: segmented reduce where segments meet chunk and tile
   CHECK(segmented_reduce(c, first, Array<uint8_t, 1>::from(c, fl), A).to_vector() == firsts);
 }
 
+// From 2^22 items NVIDIA GPUs take larger tiles (primitives.cpp,
+// run_segscan): segments of 1-64 items and one of 10^5, a size no tile
+// divides, the sum and "first of the segment" (not commutative).
+template <class T>
+void test_segmented_large() {
+  Context& c = ctx();
+  const int64_t n = (int64_t(1) << 22) + 5;
+  auto h = small_values<T>(n, 23);
+  std::mt19937 rng(29);
+  std::uniform_int_distribution<int> len(1, 64);
+  std::vector<uint8_t> fl(n, 0);
+  for (int64_t i = 0; i < n; i += (i >= 2000000 && i < 2100000) ? 100000 : len(rng)) fl[i] = 1;
+  std::vector<T> inc(n), sums, firsts;
+  T acc = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (i == 0 || fl[i]) {
+      if (i > 0) sums.push_back(acc);
+      acc = 0;
+      firsts.push_back(h[i]);
+    }
+    acc += h[i];
+    inc[i] = acc;
+  }
+  sums.push_back(acc);
+  auto A = Array<T, 1>::from(c, h);
+  auto F = Array<uint8_t, 1>::from(c, fl);
+  CHECK(segmented_scan(c, Operator::add(), F, A, true).to_vector() == inc);
+  CHECK(segmented_reduce(c, Operator::add(), F, A).to_vector() == sums);
+  const std::string ne = std::is_same_v<T, double> ? "-INFINITY" : "INT_MIN";
+  Operator first = Operator::custom("a == " + ne + " ? b : a", ne);
+  CHECK(segmented_reduce(c, first, F, A).to_vector() == firsts);
+}
+
+TEST_CASE("primitives int32: segmented scan and reduce of 2^22 + 5 items") {
+  test_segmented_large<int32_t>();
+}
+TEST_CASE("primitives double: segmented scan and reduce of 2^22 + 5 items") {
+  if (!ctx().supports_fp64()) return;
+  test_segmented_large<double>();
+}
+
 TEST_CASE("primitives int32: segmented reduce with offsets, every segment-length shape") {
   // The NVIDIA schedule picks the lanes per segment from the mean length:
   // lengths around 1, 20, 300 and 5000, one huge segment among empty ones,
