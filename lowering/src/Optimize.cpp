@@ -13,6 +13,8 @@
 //                 source), simplify, deadCode
 //      versionChecks (a SOAC whose checked reads a host test of their
 //                 ranges covers: if the test holds, a copy without them)
+//      groupSums  (sums per group written as masked sums over all elements
+//                 become histograms; simplify + deadCode after each round)
 //      splitLongLoops (a map of few elements, each a long sum: the sums
 //                 in chunks over more work-items, where the device says so)
 //   6. jamLoops   (a loop over an inner loop: two steps per step, the inner
@@ -43,6 +45,10 @@ void optimize(ir::Module &module) {
   passes::simplify(module);
   passes::deadCode(module);
   passes::versionChecks(module);
+  for (int round = 0; round < 8 && passes::groupSums(module); ++round) {  // one sum per Map a round
+    passes::simplify(module);
+    passes::deadCode(module);
+  }
   passes::splitLongLoops(module);
   passes::jamLoops(module);
   passes::cse(module);

@@ -1,7 +1,9 @@
 // Maps of few elements that each sum over one long range (SplitLongLoops.cpp:
 // on GPUs the sums run in chunks over more work-items; ctest's
 // e2e.split_sums runs this file with ARRC_SPLIT_LOOPS=3 on PoCL, so that the
-// chunks' plan is tested here too). Expected values worked by hand.
+// chunks' plan is tested here too). Expected values worked by hand. The
+// sums per centre (`ids[i] == c`) become histograms (GroupSums.cpp), so the
+// same shapes with `<=` keep the chunks.
 
 // k-means' counts written per centre: 7 ids, one out of range.
 // == test
@@ -12,6 +14,19 @@
 // in: [1, 1] 0
 // out: []
 export int[[*]] counts(int[[*]] ids, int k) = [count(\x -> x == c, ids) | c <- iota(k)];
+
+// How many ids are at most c, and the sums of their rows (not a group:
+// every id counts for several c).
+// == test
+// in: [0, 2, 1, 0, 2, 2, 5] 3
+// out: [2, 3, 6]
+export int[[*]] counts_upto(int[[*]] ids, int k) = [count(\x -> x <= c, ids) | c <- iota(k)];
+
+// == test
+// in: [0, 1, 0, 1] [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]] 2
+// out: [[6.0, 8.0], [16.0, 20.0]]
+export double[[*,*]] sums_upto(int[[*]] ids, double[[*,*]] P, int k) =
+  [[sum([if ids[i] <= c then P[i, j] else 0.0 | i <- iota(P.size(0))]) | j <- iota(P.size(1))] | c <- iota(k)];
 
 // k-means' sums per centre and coordinate, a masked sum over all points.
 // == test

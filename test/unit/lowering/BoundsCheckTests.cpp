@@ -331,16 +331,17 @@ int splits(const ir::Block &b) {
 }
 
 TEST_CASE("few elements that each sum over one long range: the sums in chunks (SplitLongLoops)") {
+  // (`<=`, not `==`: sums per group become histograms, GroupSums below)
   auto c = compile(
-      "export int[[*]] counts(int[[*]] ids, int k) = [count(\\x -> x == c, ids) | c <- iota(k)];\n"
+      "export int[[*]] counts(int[[*]] ids, int k) = [count(\\x -> x <= c, ids) | c <- iota(k)];\n"
       "export double[[*,*]] sums(int[[*]] ids, double[[*,*]] P, int k) =\n"
-      "  [[sum([if ids[i] == c then P[i, j] else 0.0 | i <- iota(P.size(0))]) | j <- iota(P.size(1))] | c <- iota(k)];\n"
+      "  [[sum([if ids[i] <= c then P[i, j] else 0.0 | i <- iota(P.size(0))]) | j <- iota(P.size(1))] | c <- iota(k)];\n"
       "export (long, int)[[*]] two(int[[*]] xs, int k) = [(sum([long(x * c) | x <- xs]), sum([x + c | x <- xs])) | c <- iota(k)];\n"
       "export int[[*]] offset(int[[*]] xs, int k) = [reduce((+), c, xs) | c <- iota(k)];\n"
       "export int[[*]] tri(int[[*]] xs) = [sum([xs[j] | j <- iota(i)]) | i <- iota(length(xs))];\n"
       "export int[[*]] maxes(int[[*]] xs, int k) = [maximum([x * c | x <- xs]) | c <- iota(k)];\n"
       "export double[[*,*]] means(int[[*]] ids, double[[*,*]] P, double[[*,*]] C, int[[*]] cnt) =\n"
-      "  [[if cnt[c] == 0 then C[c, j] else sum([if ids[i] == c then P[i, j] else 0.0 | i <- iota(P.size(0))]) / double(cnt[c])\n"
+      "  [[if cnt[c] == 0 then C[c, j] else sum([if ids[i] <= c then P[i, j] else 0.0 | i <- iota(P.size(0))]) / double(cnt[c])\n"
       "    | j <- iota(C.size(1))] | c <- iota(C.size(0))];\n");
   REQUIRE_MESSAGE(c.ok, c.errors);
   CHECK(splits(fn(c.optimized, "counts").body) == 1);
@@ -367,4 +368,78 @@ TEST_CASE("few elements that each sum over one long range: the sums in chunks (S
         agree(c, "means", {ivec(ids), dmat(r, d, 0.5), dmat(k, d, 2.0), ivec(cnt)});
       }
     }
+}
+
+// GroupSums.cpp: the histograms of a function.
+int hists(const ir::Block &b) {
+  int n = 0;
+  for (auto &s : b.stmts) {
+    n += s->kind == ir::StmtKind::Hist;
+    ir::forEachBlock(static_cast<const ir::Stmt &>(*s), [&](const ir::Block &in) { n += hists(in); });
+  }
+  return n;
+}
+
+TEST_CASE("sums per group written as masked sums become histograms (GroupSums)") {
+  auto c = compile(
+      "export int[[*]] counts(int[[*]] ids, int k) = [count(\\x -> x == c, ids) | c <- iota(k)];\n"
+      "export long[[*]] lcounts(long[[*]] ids, long k) = [sum([1L | i <- iota(length(ids)), ids[i] == c]) | c <- [0L..<k]];\n"
+      "export double[[*,*]] sums(int[[*]] ids, double[[*,*]] P, int k) =\n"
+      "  [[sum([if ids[i] == c then P[i, j] else 0.0 | i <- iota(P.size(0))]) | j <- iota(P.size(1))] | c <- iota(k)];\n"
+      "export double[[*,*]] cols(int[[*]] ids, double[[*,*]] P, int k) =\n"
+      "  [[sum([P[i, j] | i <- iota(P.size(0)), c == ids[i]]) | c <- iota(k)] | j <- iota(P.size(1))];\n"
+      "export double[[*,*,*]] three(int[[*]] ids, double[[*,*]] P, int k) =\n"
+      "  [[[sum([if ids[i] == c then P[i, j] * double(q + 1) else 0.0 | i <- iota(P.size(0))]) | q <- iota(2)]\n"
+      "    | c <- iota(k)] | j <- iota(P.size(1))];\n"
+      "export int[[*]] picked(int[[*]] ids, int[[*]] v, int k) =\n"
+      "  [sum([if ids[i] == c then v[i] else 0 | i <- iota(length(ids))]) + sum([if c == ids[i] then 3 else 0 | i <- iota(length(ids))])\n"
+      "   | c <- iota(k)];\n"
+      "export double[[*,*]] means(int[[*]] ids, double[[*,*]] P, double[[*,*]] C, int[[*]] cnt) =\n"
+      "  [[if cnt[c] == 0 then C[c, j] else sum([if ids[i] == c then P[i, j] else 0.0 | i <- iota(P.size(0))]) / double(cnt[c])\n"
+      "    | j <- iota(C.size(1))] | c <- iota(C.size(0))];\n"
+      "export int[[*]] shifted(int[[*]] ids, int k) = [count(\\x -> x == c + 1, ids) | c <- iota(k)];\n"
+      "export int[[*]] maxes(int[[*]] ids, int[[*]] v, int k) = [maximum([if ids[i] == c then v[i] else 0 | i <- iota(length(ids))]) | c <- iota(k)];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  // one histogram per version where the reads are checked and where not
+  CHECK(hists(fn(c.optimized, "counts").body) >= 1);
+  CHECK(hists(fn(c.optimized, "lcounts").body) >= 1);
+  CHECK(hists(fn(c.optimized, "sums").body) == 2);
+  CHECK(hists(fn(c.optimized, "cols").body) == 2);
+  CHECK(hists(fn(c.optimized, "three").body) == 2);
+  CHECK(hists(fn(c.optimized, "picked").body) == 4);   // two sums per element
+  CHECK(hists(fn(c.optimized, "means").body) == 1);    // in an if's branch: where nothing can raise
+  CHECK(hists(fn(c.optimized, "shifted").body) == 0);  // the key is not the group index
+  CHECK(hists(fn(c.optimized, "maxes").body) == 0);    // not a sum
+  eachVec(5, -2, 3, [&](const Value &ids) {
+    for (int k = -1; k <= 4; ++k) {
+      agree(c, "counts", {ids, Value::scalarInt(k)});
+      agree(c, "shifted", {ids, Value::scalarInt(k)});
+    }
+    std::vector<int64_t> l = ids.ints();
+    for (int64_t k : {-1, 0, 1, 3})
+      agree(c, "lcounts", {Value::arrayInt(l, {int64_t(l.size())}, ScalarKind::Long), Value::scalarInt(k, ScalarKind::Long)});
+    // values shorter than the ids: read only where the key names a group
+    for (int64_t n = 0; n <= 5; ++n)
+      for (int k = 0; k <= 3; ++k) {
+        std::vector<int64_t> v;
+        for (int64_t i = 0; i < n; ++i) v.push_back(10 * i + 1);
+        agree(c, "picked", {ids, ivec(v), Value::scalarInt(k)});
+        agree(c, "maxes", {ids, ivec(v), Value::scalarInt(k)});
+      }
+  });
+  for (int r = 0; r <= 5; ++r)
+    for (int d = 0; d <= 2; ++d)
+      for (int len : {r - 1, r}) {  // ids one short: a bounds error where there is a group
+        if (len < 0) continue;
+        std::vector<int64_t> ids;
+        for (int i = 0; i < len; ++i) ids.push_back((i * 7) % 4 - 1);
+        for (int k = 0; k <= 3; ++k) {
+          agree(c, "sums", {ivec(ids), dmat(r, d, 0.5), Value::scalarInt(k)});
+          agree(c, "cols", {ivec(ids), dmat(r, d, 0.5), Value::scalarInt(k)});
+          agree(c, "three", {ivec(ids), dmat(r, d, 0.5), Value::scalarInt(k)});
+          std::vector<int64_t> cnt;
+          for (int q = 0; q < k; ++q) cnt.push_back(q % 2);
+          agree(c, "means", {ivec(ids), dmat(r, d, 0.5), dmat(k, d, 2.0), ivec(cnt)});
+        }
+      }
 }
