@@ -1,6 +1,10 @@
 // Dead code: removes statements whose outputs are never used and that have
 // no effect (Checks, Writes, for-each Maps and lets reading a guard stay), and the unused outputs
-// of Maps, Filters, Expands and Ifs, to a fixpoint.
+// of Maps, Filters, Expands and Ifs, to a fixpoint. Arrays that are only
+// written (Alloc'd, then never read, viewed or returned) go with their
+// Writes, and then a for-each Map with nothing left to do that cannot raise
+// (the fill of a flattened nested comprehension whose sums were fused: a
+// pass over every element per segment for nothing).
 #include "Passes.h"
 
 namespace arrc::passes {
@@ -59,7 +63,24 @@ static bool readsGuard(const ExpP &e, const std::set<int> &guards) {
   return false;
 }
 
-static bool sweep(Block &b, const std::set<int> &used, const std::set<int> &guards) {
+// Variables used other than as the array a Write stores into.
+static void readUses(const Block &b, std::set<int> &out) {
+  for (auto &s : b.stmts) {
+    forEachExp(const_cast<Stmt &>(*s), [&](ExpP &e) { expVars(e, out); });
+    forEachBlock(*s, [&](const Block &in) { readUses(in, out); });
+  }
+  for (auto &r : b.results) expVars(r, out);
+}
+static void allocs(const Block &b, std::set<int> &out) {
+  for (auto &s : b.stmts) {
+    if (s->kind == StmtKind::Alloc) out.insert(s->outs.begin(), s->outs.end());
+    forEachBlock(*s, [&](const Block &in) { allocs(in, out); });
+  }
+}
+
+// writeOnly: Alloc'd arrays nothing reads.
+static bool sweep(Block &b, const std::set<int> &used, const std::set<int> &guards,
+                  const std::set<int> &writeOnly) {
   bool changed = false;
   std::vector<StmtP> keep;
   for (auto &s : b.stmts) {
@@ -68,14 +89,20 @@ static bool sweep(Block &b, const std::set<int> &used, const std::set<int> &guar
     for (int o : s->outs) live = live || used.count(o);
     if (s->kind == StmtKind::Alloc) {
       live = false;
-      for (int o : s->outs) live = live || used.count(o);
+      for (int o : s->outs) live = live || (used.count(o) && !writeOnly.count(o));
+    }
+    if (s->kind == StmtKind::Write && writeOnly.count(static_cast<const Write &>(*s).array)) live = false;
+    if (s->kind == StmtKind::Map && s->outs.empty()) {
+      const Block &body = static_cast<const Map &>(*s).body;
+      live = blockMayRaise(body);
+      for (auto &t : body.stmts) live = live || hasEffect(*t);
     }
     if (!live) {
       changed = true;
       continue;
     }
     changed = dropUnusedOuts(*s, used) || changed;
-    forEachBlock(*s, [&](Block &in) { changed = sweep(in, used, guards) || changed; });
+    forEachBlock(*s, [&](Block &in) { changed = sweep(in, used, guards, writeOnly) || changed; });
     keep.push_back(s);
   }
   b.stmts = std::move(keep);
@@ -87,9 +114,12 @@ void deadCode(ir::Module &m) {
   for (auto &g : m.guards) guards.insert(g.var);
   for (auto &f : m.functions) {
     for (int it = 0; it < 100; ++it) {
-      std::set<int> used;
+      std::set<int> used, read, writeOnly;
       blockUses(f.body, used);
-      if (!sweep(f.body, used, guards)) break;
+      readUses(f.body, read);
+      allocs(f.body, writeOnly);
+      for (int v : read) writeOnly.erase(v);
+      if (!sweep(f.body, used, guards, writeOnly)) break;
     }
   }
 }
