@@ -251,7 +251,7 @@ private:
 
   bool match(Map &map, Match &mt) {
     const size_t rank = map.dims.size();
-    if (rank < 1 || rank > 3 || map.outs.size() != 1 || map.body.results.size() != 1) return false;
+    if (rank < 1 || rank > 3 || map.outs.empty() || map.outs.size() != map.body.results.size()) return false;
     // Lets of the Map's body aliasing its indices
     std::map<int, int> axisOf;
     for (size_t a = 0; a < rank; ++a) axisOf[map.index[a]] = static_cast<int>(a);
@@ -286,7 +286,7 @@ private:
           if (a != mt.axis) mt.aliases.push_back(st);
         // the Map's element is the sum, the rest of its body only aliases
         const int sum = home->stmts[at]->outs[0];
-        mt.identity = !conditional && isVar(map.body.results[0], sum);
+        mt.identity = !conditional && map.outs.size() == 1 && isVar(map.body.results[0], sum);
         for (auto &st : map.body.stmts)
           if (st != home->stmts[at] && !(st->kind == StmtKind::Let && axisOf.count(st->outs[0])))
             mt.identity = false;
@@ -302,8 +302,7 @@ private:
     const ir::Type et = m_.vars[loop.params[0]].type;
     const size_t rank = map->dims.size();
     const int p = mt.axis;
-    const int result = map->outs[0];
-    const ir::Type rt = m_.vars[result].type;
+    const std::vector<int> results = map->outs;
     // int group indices: the histogram only where every group index is an int
     const bool guard = mt.groupInt && !intBounded(map->dims[p], lets);
     std::shared_ptr<Map> fallback;
@@ -402,7 +401,9 @@ private:
     h->note = map->note + "; sums per group: a histogram";
     h->span = sp;
     host.push_back(h);
-    const int made = guard ? m_.newVar("sums", rt) : result;
+    std::vector<int> made = results;  // what the histogram's side defines
+    if (guard)
+      for (int &v : made) v = m_.newVar("sums", m_.vars[v].type);
     if (mt.identity) {
       // the Map's result: the bins in its shape
       auto view = std::make_shared<View>();
@@ -410,7 +411,7 @@ private:
       view->shape = d;
       view->weights = stride;
       view->weights.push_back(constLong(0));
-      view->outs = {made};
+      view->outs = made;
       view->span = sp;
       host.push_back(view);
     } else {
@@ -421,7 +422,7 @@ private:
         at = at ? addL(at, term) : term;
       }
       mt.home->stmts[mt.at] = letOf(loop.outs[0], readExp(hist, {at}), sp);
-      map->outs = {made};
+      map->outs = made;
       host.push_back(map);
     }
     if (!guard) {
@@ -431,10 +432,12 @@ private:
     auto pick = std::make_shared<ir::If>();
     pick->cond = binaryExp(BinOp::Le, toLong(map->dims[p]), constLong(2147483647));
     pick->thenB.stmts = std::move(host);
-    pick->thenB.results = {varExp(made, rt)};
     pick->elseB.stmts = {fallback};
-    pick->elseB.results = {varExp(fallback->outs[0], rt)};
-    pick->outs = {result};
+    for (size_t o = 0; o < results.size(); ++o) {
+      pick->thenB.results.push_back(varExp(m_, made[o]));
+      pick->elseB.results.push_back(varExp(m_, fallback->outs[o]));
+    }
+    pick->outs = results;
     pick->span = sp;
     out.push_back(pick);
   }

@@ -72,3 +72,12 @@ export int[[*]] both(int[[*]] ids, int[[*]] v, int k) =
 export double[[*,*]] means(int[[*]] ids, double[[*,*]] P, double[[*,*]] C, int[[*]] cnt) =
   [[if cnt[c] == 0 then C[c, j] else sum([if ids[i] == c then P[i, j] else 0.0 | i <- iota(P.size(0))]) / double(cnt[c])
     | j <- iota(C.size(1))] | c <- iota(C.size(0))];
+
+// A pair per group: the count and the sum (both histograms, the map reads them).
+// == test
+// in: [0, 1, 1, 9] [1.5, 2.5, 3.5] 2
+// out: [(1, 1.5), (2, 6.0)]
+// in: [0, 1, 1, 1] [1.5, 2.5, 3.5] 2
+// error: group_sums.arr:83:56: index 3 out of bounds for axis 0 of size 3
+export (int, double)[[*]] count_sum(int[[*]] ids, double[[*]] v, int k) =
+  [(count(\x -> x == c, ids), sum([if ids[i] == c then v[i] else 0.0 | i <- iota(length(ids))])) | c <- iota(k)];

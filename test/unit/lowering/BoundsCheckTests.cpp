@@ -397,6 +397,8 @@ TEST_CASE("sums per group written as masked sums become histograms (GroupSums)")
       "export double[[*,*]] means(int[[*]] ids, double[[*,*]] P, double[[*,*]] C, int[[*]] cnt) =\n"
       "  [[if cnt[c] == 0 then C[c, j] else sum([if ids[i] == c then P[i, j] else 0.0 | i <- iota(P.size(0))]) / double(cnt[c])\n"
       "    | j <- iota(C.size(1))] | c <- iota(C.size(0))];\n"
+      "export (int, double)[[*]] cs(int[[*]] ids, double[[*]] v, int k) =\n"
+      "  [(count(\\x -> x == c, ids), sum([if ids[i] == c then v[i] else 0.0 | i <- iota(length(ids))])) | c <- iota(k)];\n"
       "export int[[*]] shifted(int[[*]] ids, int k) = [count(\\x -> x == c + 1, ids) | c <- iota(k)];\n"
       "export int[[*]] maxes(int[[*]] ids, int[[*]] v, int k) = [maximum([if ids[i] == c then v[i] else 0 | i <- iota(length(ids))]) | c <- iota(k)];\n");
   REQUIRE_MESSAGE(c.ok, c.errors);
@@ -408,6 +410,7 @@ TEST_CASE("sums per group written as masked sums become histograms (GroupSums)")
   CHECK(hists(fn(c.optimized, "three").body) == 2);
   CHECK(hists(fn(c.optimized, "picked").body) == 4);   // two sums per element
   CHECK(hists(fn(c.optimized, "means").body) == 1);    // in an if's branch: where nothing can raise
+  CHECK(hists(fn(c.optimized, "cs").body) == 4);       // a pair of sums per group
   CHECK(hists(fn(c.optimized, "shifted").body) == 0);  // the key is not the group index
   CHECK(hists(fn(c.optimized, "maxes").body) == 0);    // not a sum
   eachVec(5, -2, 3, [&](const Value &ids) {
@@ -424,6 +427,8 @@ TEST_CASE("sums per group written as masked sums become histograms (GroupSums)")
         std::vector<int64_t> v;
         for (int64_t i = 0; i < n; ++i) v.push_back(10 * i + 1);
         agree(c, "picked", {ids, ivec(v), Value::scalarInt(k)});
+        std::vector<double> dv(v.begin(), v.end());
+        agree(c, "cs", {ids, dvec(dv), Value::scalarInt(k)});
         agree(c, "maxes", {ids, ivec(v), Value::scalarInt(k)});
       }
   });
