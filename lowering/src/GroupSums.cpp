@@ -80,14 +80,6 @@ void hostLets(const Block &b, std::map<int, ExpP> &lets) {
   }
 }
 
-StmtP letOf(int var, ExpP value, const Span &span) {
-  auto l = std::make_shared<ir::Let>();
-  l->outs = {var};
-  l->value = std::move(value);
-  l->span = span;
-  return l;
-}
-
 // What a matched Map sums: for each element e of the loop, `value` (after
 // `thenStmts`) where `cond` holds, cond being key == (the group index).
 struct Match {
@@ -315,7 +307,7 @@ private:
     std::vector<StmtP> host;
     auto let = [&](const std::string &name, ExpP v) {
       int var = m_.newVar(name, L);
-      host.push_back(letOf(var, std::move(v), sp));
+      host.push_back(letStmt(var, std::move(v), sp));
       return varExp(var, L);
     };
     // extents, row-major strides, the other axes' product
@@ -340,7 +332,7 @@ private:
     std::map<int, ExpP> sub;
     std::vector<StmtP> body;
     int ev = m_.newVar("e", L);
-    body.push_back(letOf(ev, rank == 1 ? tv : binaryExp(BinOp::Div, tv, R), sp));
+    body.push_back(letStmt(ev, rank == 1 ? tv : binaryExp(BinOp::Div, tv, R), sp));
     sub[loop.index] = convertExp(varExp(ev, L), m_.vars[loop.index].type.elem);
     // the other axes, innermost first, from t % R
     ExpP flat;  // the Map's flat index without the group axis' term
@@ -351,13 +343,13 @@ private:
     for (size_t q = others.size(); q-- > 0;) {
       const int a = others[q];
       int iv = m_.newVar("i", L);
-      body.push_back(letOf(iv, q == 0 ? remaining : binaryExp(BinOp::Mod, remaining, d[a]), sp));
+      body.push_back(letStmt(iv, q == 0 ? remaining : binaryExp(BinOp::Mod, remaining, d[a]), sp));
       sub[map->index[a]] = convertExp(varExp(iv, L), m_.vars[map->index[a]].type.elem);
       ExpP term = mulL(varExp(iv, L), stride[a]);
       flat = flat ? addL(flat, term) : term;
       if (q > 0) {
         int nv = m_.newVar("r", L);
-        body.push_back(letOf(nv, binaryExp(BinOp::Div, remaining, d[a]), sp));
+        body.push_back(letStmt(nv, binaryExp(BinOp::Div, remaining, d[a]), sp));
         remaining = varExp(nv, L);
       }
     }
@@ -366,9 +358,9 @@ private:
     src.stmts = mt.aliases;
     src.stmts.insert(src.stmts.end(), mt.pre.begin(), mt.pre.end());
     int kv = m_.newVar("key", L), inv = m_.newVar("in", scalarT(ScalarKind::Bool));
-    src.stmts.push_back(letOf(kv, toLong(mt.key), sp));
+    src.stmts.push_back(letStmt(kv, toLong(mt.key), sp));
     ExpP key = varExp(kv, L);
-    src.stmts.push_back(letOf(inv, binaryExp(BinOp::And, binaryExp(BinOp::Ge, key, constLong(0)),
+    src.stmts.push_back(letStmt(inv, binaryExp(BinOp::And, binaryExp(BinOp::Ge, key, constLong(0)),
                                              binaryExp(BinOp::Lt, key, d[p])), sp));
     ExpP in = varExp(inv, scalarT(ScalarKind::Bool));
     int vv = m_.newVar("v", et);
@@ -382,7 +374,7 @@ private:
       f->span = sp;
       src.stmts.push_back(f);
     } else {
-      src.stmts.push_back(letOf(vv, selectExp(in, mt.value, constZero(et.elem)), sp));
+      src.stmts.push_back(letStmt(vv, selectExp(in, mt.value, constZero(et.elem)), sp));
     }
     ExpP binv = mulL(key, stride[p]);
     if (flat) binv = addL(binv, flat);
@@ -421,7 +413,7 @@ private:
         ExpP term = mulL(toLong(varExp(m_, map->index[a])), stride[a]);
         at = at ? addL(at, term) : term;
       }
-      mt.home->stmts[mt.at] = letOf(loop.outs[0], readExp(hist, {at}), sp);
+      mt.home->stmts[mt.at] = letStmt(loop.outs[0], readExp(hist, {at}), sp);
       map->outs = made;
       host.push_back(map);
     }

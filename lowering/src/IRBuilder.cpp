@@ -79,6 +79,13 @@ ExpP convertExp(ExpP a, ScalarKind to) {
   e->args = {a};
   return e;
 }
+StmtP letStmt(int var, ExpP value, const Span &span) {
+  auto l = std::make_shared<Let>();
+  l->outs = {var};
+  l->value = std::move(value);
+  l->span = span;
+  return l;
+}
 ExpP selectExp(ExpP c, ExpP a, ExpP b) {
   auto e = mk(Exp::Select, a->type);
   e->args = {c, a, b};

@@ -31,14 +31,6 @@ bool regular(const Expand &x) {
   return !used.count(x.index) && !used.count(x.inner);
 }
 
-StmtP letOf(int var, ExpP value, const Span &span) {
-  auto l = std::make_shared<ir::Let>();
-  l->outs = {var};
-  l->value = std::move(value);
-  l->span = span;
-  return l;
-}
-
 bool rewrite(ir::Module &m, Block &b) {
   bool changed = false;
   std::vector<StmtP> out;
@@ -63,14 +55,14 @@ bool rewrite(ir::Module &m, Block &b) {
     pick->span = x.span;
     out.push_back(pick);
     int size = m.newVar("size", L), total = m.newVar("total", L);
-    out.push_back(letOf(size, maxL(varExp(size0, L), constLong(0)), x.span));
-    out.push_back(letOf(total, mulL(n, varExp(size, L)), x.span));
+    out.push_back(letStmt(size, maxL(varExp(size0, L), constLong(0)), x.span));
+    out.push_back(letStmt(total, mulL(n, varExp(size, L)), x.span));
     auto map = std::make_shared<ir::Map>();
     int i = m.newVar("i", L);
     map->dims = {varExp(total, L)};
     map->index = {i};
-    map->body.stmts = {letOf(x.index, binaryExp(BinOp::Div, varExp(i, L), varExp(size, L)), x.span),
-                       letOf(x.inner, binaryExp(BinOp::Mod, varExp(i, L), varExp(size, L)), x.span)};
+    map->body.stmts = {letStmt(x.index, binaryExp(BinOp::Div, varExp(i, L), varExp(size, L)), x.span),
+                       letStmt(x.inner, binaryExp(BinOp::Mod, varExp(i, L), varExp(size, L)), x.span)};
     map->body.stmts.insert(map->body.stmts.end(), x.body.stmts.begin(), x.body.stmts.end());
     map->body.results = x.body.results;
     map->outs = x.outs;

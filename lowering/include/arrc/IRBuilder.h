@@ -45,6 +45,8 @@ ExpP subL(ExpP a, ExpP b);
 ExpP mulL(ExpP a, ExpP b);
 ExpP maxL(ExpP a, ExpP b);
 ExpP toLong(ExpP a);
+// `let var = value` (a statement, at span)
+StmtP letStmt(int var, ExpP value, const Span &span);
 
 bool isConst(const ExpP &e);
 bool constValue(const ExpP &e, int64_t &out); // integral/bool constants
