@@ -6,10 +6,11 @@
 //   [sum([v[i] | i <- iota(m), ids[i] == c]) | c <- iota(k)]
 //   [count(\x -> x == c, ids) | c <- iota(k)]
 //
-// Each is a Map over the groups c (and other axes) whose body is one loop
-// over all m elements: k times the work of one pass (k-means' sums at 10^5
-// points, 10 centres, PoCL: 14 ms against 2.3 for `hist`). An element
-// belongs to exactly one group, the one its key names, so the Map is
+// Each is a Map over the groups c (and other axes) whose element is, or
+// uses, a loop over all m elements: k times the work of one pass (k-means'
+// sums at 10^5 points, 10 centres, PoCL: 14 ms against 2.3 for `hist`). An
+// element belongs to exactly one group, the one its key names, so the loop
+// is one histogram for all groups:
 //
 //   h = hist (t < (k > 0 ? m * R : 0)) over bins k * R:
 //         e = t / R, the other axes from t % R (R: their extents' product),
@@ -17,15 +18,19 @@
 //         bin = in ? the Map's flat index with c = key : -1
 //         value = in ? the value at e : 0   (a select where the source
 //                                             evaluated it for every element)
-//   out = view h with the Map's shape
+//   out = view h with the Map's shape       (the Map's element was the sum)
+//   or the Map, the loop replaced by a read of h at the Map's flat index
 //
 // The value and the statements computing it run only for elements whose key
 // is a group, as in the source, where they ran only under `key == c`; the
 // key runs for every element once there is a group (k > 0), as there. A
-// group index compared as an int equals the key for c < 2^31 only, so the
-// histogram is taken where k <= 2^31 - 1 and the Map stays otherwise.
-// Integer sums are exact in any order; float sums only where the loop is a
-// reduce's (Loop::reassoc), as for SplitLongLoops.
+// loop in a branch of an if of the element may not run for every group, so
+// there its body must not raise or loop. A group index compared as an int
+// equals the key for c < 2^31 only, so where the groups' extent is not
+// known to be an int the histogram is taken for k <= 2^31 - 1 and the Map
+// stays otherwise. Integer sums are exact in any order; float sums only
+// where the loop is a reduce's (Loop::reassoc), as for SplitLongLoops. The
+// pass runs after VersionChecks, whose unchecked copies qualify in branches.
 #include "Passes.h"
 
 namespace arrc::passes {
