@@ -93,9 +93,10 @@ static bool sweep(Block &b, const std::set<int> &used, const std::set<int> &guar
     }
     if (s->kind == StmtKind::Write && writeOnly.count(static_cast<const Write &>(*s).array)) live = false;
     if (s->kind == StmtKind::Map && s->outs.empty()) {
-      const Block &body = static_cast<const Map &>(*s).body;
-      live = blockMayRaise(body);
-      for (auto &t : body.stmts) live = live || hasEffect(*t);
+      const auto &map = static_cast<const Map &>(*s);
+      live = blockMayRaise(map.body);
+      for (auto &d : map.dims) live = live || hasCheckedRead(d);
+      for (auto &t : map.body.stmts) live = live || hasEffect(*t);
     }
     if (!live) {
       changed = true;
