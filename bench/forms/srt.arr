@@ -24,3 +24,11 @@ export (int[[*]], int[[*]]) s5(int[[*]] xs) = reduce_by_key((+), 0, xs, replicat
 // sizes: n=10^6
 // gen: [n]
 export int s6(int[[*]] xs) = let ys = sort(xs) in length([1 | i <- iota(length(ys) - 1), ys[i] == ys[i + 1]]);
+// == bench
+// sizes: n=10^6, k=1000
+// gen: [n]:0..999 [n] k
+export float[[*]] g1(int[[*]] keys, float[[*]] vs, int k) = [sum([vs[i] | i <- iota(length(keys)), keys[i] == g]) | g <- iota(k)];
+// == bench
+// sizes: n=10^6, k=1000
+// gen: [n]:0..999 [n] k
+export float[[*]] g2(int[[*]] keys, float[[*]] vs, int k) = hist((+), 0.0f, k, keys, vs);
