@@ -31,15 +31,6 @@ using namespace ir;
 
 namespace {
 
-// The Let values of a block and of the blocks inside it (variables are
-// defined once).
-void collectLets(const Block &b, std::map<int, ExpP> &lets) {
-  for (auto &s : b.stmts) {
-    if (s->kind == StmtKind::Let) lets[s->outs[0]] = static_cast<const Let &>(*s).value;
-    forEachBlock(static_cast<const Stmt &>(*s), [&](const Block &in) { collectLets(in, lets); });
-  }
-}
-
 // e with let-bound variables looked through (the expression itself, not
 // its arguments).
 const ExpP &resolve(const ExpP &e, const std::map<int, ExpP> &lets, int depth = 0) {

@@ -76,15 +76,6 @@ bool intBounded(const ExpP &e, const std::map<int, ExpP> &lets, int depth = 0) {
   return false;
 }
 
-// The host Lets of a block and of the ifs and loops in it.
-void hostLets(const Block &b, std::map<int, ExpP> &lets) {
-  for (auto &s : b.stmts) {
-    if (s->kind == StmtKind::Let) lets[s->outs[0]] = static_cast<const ir::Let &>(*s).value;
-    if (s->kind == StmtKind::If || s->kind == StmtKind::Loop)
-      forEachBlock(static_cast<const Stmt &>(*s), [&](const Block &in) { hostLets(in, lets); });
-  }
-}
-
 // What a matched Map sums: for each element e of the loop, `value` (after
 // `thenStmts`) where `cond` holds, cond being key == (the group index).
 struct Match {
@@ -106,7 +97,7 @@ struct Match {
 class GroupSums {
 public:
   explicit GroupSums(ir::Module &m) : m_(m) {}
-  std::map<int, ExpP> lets;  // the function's host Lets (intBounded)
+  std::map<int, ExpP> lets;  // the function's Lets (intBounded)
 
   bool hostBlock(Block &b) {
     bool changed = false;
@@ -447,7 +438,7 @@ bool groupSums(ir::Module &m) {
   bool changed = false;
   for (auto &f : m.functions) {
     g.lets.clear();
-    hostLets(f.body, g.lets);
+    collectLets(f.body, g.lets);
     changed = g.hostBlock(f.body) || changed;
   }
   return changed;

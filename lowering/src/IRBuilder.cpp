@@ -339,6 +339,12 @@ void stmtUses(const Stmt &s, std::set<int> &out) {
   if (s.kind == StmtKind::Write) out.insert(static_cast<const Write &>(s).array);
   forEachBlock(s, [&](const Block &b) { blockUses(b, out); });
 }
+void collectLets(const Block &b, std::map<int, ExpP> &lets) {
+  for (auto &s : b.stmts) {
+    if (s->kind == StmtKind::Let) lets[s->outs[0]] = static_cast<const Let &>(*s).value;
+    forEachBlock(static_cast<const Stmt &>(*s), [&](const Block &in) { collectLets(in, lets); });
+  }
+}
 void blockUses(const Block &b, std::set<int> &out) {
   for (auto &s : b.stmts) stmtUses(*s, out);
   for (auto &r : b.results) expVars(r, out);

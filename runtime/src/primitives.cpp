@@ -763,7 +763,8 @@ void run_segscan(Context& ctx, const Config& c, const ElemType& t, const Operato
   int wg = big ? std::min(c.scan_wg, 256) : c.scan_wg;
   if (wg_env > 0) wg = std::clamp(wg_env / 32 * 32, 32, c.scan_wg);
   size_t per = static_cast<size_t>(wg) * (t.size + 1);
-  size_t budget = big ? static_cast<size_t>(256) * 28 * 5 : c.tile_bytes;
+  const size_t big_tile = 256 * 28 * (4 + 1);  // 28 ints and their flags per work-item
+  size_t budget = big ? big_tile : c.tile_bytes;
   int vt = vt_env > 0 ? std::min(vt_env, 32)
                       : static_cast<int>(std::clamp<size_t>(budget / per, 1, big ? 28 : 16));
   while (vt > 1 && static_cast<size_t>(wg) * vt * (t.size * 33 / 32 + 1) + 8192 >

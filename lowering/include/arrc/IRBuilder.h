@@ -60,6 +60,9 @@ void blockUses(const Block &b, std::set<int> &out);         // vars referenced (
 void blockDefs(const Block &b, std::set<int> &out);         // vars defined (incl. nested, params, indices)
 void stmtUses(const Stmt &s, std::set<int> &out);
 void stmtDefs(const Stmt &s, std::set<int> &out);
+// The Let values of a block and of the blocks inside it (variables are
+// defined once).
+void collectLets(const Block &b, std::map<int, ExpP> &lets);
 // Visits every Block directly held by a statement (bodies, ops, branches).
 void forEachBlock(Stmt &s, const std::function<void(Block &)> &f);
 void forEachBlock(const Stmt &s, const std::function<void(const Block &)> &f);

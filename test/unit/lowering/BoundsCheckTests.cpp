@@ -318,16 +318,21 @@ TEST_CASE("bounds checks: several reads that can raise, covered by one host test
   });
 }
 
+// The statements of a block, at any depth, that `is` picks.
+int countStmts(const ir::Block &b, const std::function<bool(const ir::Stmt &)> &is) {
+  int n = 0;
+  for (auto &s : b.stmts) {
+    n += is(*s);
+    ir::forEachBlock(static_cast<const ir::Stmt &>(*s), [&](const ir::Block &in) { n += countStmts(in, is); });
+  }
+  return n;
+}
+
 // SplitLongLoops.cpp: the split Ifs of a function (the interpreter's
 // loop_chunks takes 3 chunks for 3 steps or more, so agree() runs the split
 // plan against the lowered module).
 int splits(const ir::Block &b) {
-  int n = 0;
-  for (auto &s : b.stmts) {
-    if (s->kind == ir::StmtKind::If && s->note.rfind("split", 0) == 0) ++n;
-    ir::forEachBlock(static_cast<const ir::Stmt &>(*s), [&](const ir::Block &in) { n += splits(in); });
-  }
-  return n;
+  return countStmts(b, [](const ir::Stmt &s) { return s.kind == ir::StmtKind::If && s.note.rfind("split", 0) == 0; });
 }
 
 TEST_CASE("few elements that each sum over one long range: the sums in chunks (SplitLongLoops)") {
@@ -372,12 +377,7 @@ TEST_CASE("few elements that each sum over one long range: the sums in chunks (S
 
 // GroupSums.cpp: the histograms of a function.
 int hists(const ir::Block &b) {
-  int n = 0;
-  for (auto &s : b.stmts) {
-    n += s->kind == ir::StmtKind::Hist;
-    ir::forEachBlock(static_cast<const ir::Stmt &>(*s), [&](const ir::Block &in) { n += hists(in); });
-  }
-  return n;
+  return countStmts(b, [](const ir::Stmt &s) { return s.kind == ir::StmtKind::Hist; });
 }
 
 TEST_CASE("sums per group written as masked sums become histograms (GroupSums)") {
