@@ -295,7 +295,11 @@ private:
   bool lanePlan(const Map &x);
   void laneKernel(Code &k, const Map &x, const std::vector<std::string> &dims, const std::function<void()> &store);
   void laneTile(Code &k, const Map &x, const std::vector<std::string> &dims, const std::function<void()> &store,
-                bool edge);
+                bool edge, bool gpu = false);
+  // GPU tile schedule of the same map nests (2-3 axes; SoacMapLanes.cpp)
+  bool gpuLanePlan(const Map &x) const;
+  std::pair<std::string, std::string> gpuLaneRange(const std::vector<std::string> &dims) const; // global, local
+  void gpuLaneKernel(Code &k, const Map &x, const std::vector<std::string> &dims, const std::function<void()> &store);
   bool laneAnalyze(const Block &b);
   // GPU schedule of a map whose element ends in a sum over an irregular
   // range (SoacMapLongRows.cpp): rows longer than a threshold shared by

@@ -229,6 +229,16 @@ void Generator::map(const Map &x) {
   } else {
     global = "map_wg ? arrc::NDRange(arrc::round_up(size_t" + axis0 + ", map_wg)) : arrc::NDRange(size_t" + axis0 + ")";
   }
+  const bool glanes = lanes && gpuLanePlan(x);
+  if (glanes) {
+    // GPUs: a work-item per tile (SoacMapLanes.cpp); arrc_gl selects it in the kernel
+    auto [gg, gl] = gpuLaneRange(dimNames);
+    h("const bool glanes = ctx.gpu_lanes();");
+    ocl.push_back("int arrc_gl");
+    oh.push_back("int32_t(glanes)");
+    global = "glanes ? " + gg + " : " + global;
+    local = "glanes ? " + gl + " : " + local;
+  }
   if (lanes) {
     // CPU devices: one work-item per tile of laneR_ x laneL_ elements, in
     // work-groups of 8 tiles along the outer lane axis (the tiles of a
@@ -319,6 +329,7 @@ void Generator::map(const Map &x) {
       k.line(name(x.outs[o]) + "[out_index] = " + v + ";");
     }
   };
+  if (glanes) gpuLaneKernel(k, x, dimNames, store);
   if (lanes) laneKernel(k, x, dimNames, store);
   if (chunks) chunkKernel(k, x, dimNames, store);
   if (D <= 3) {

@@ -642,6 +642,7 @@ cl_program ContextImpl::build(const ProgramSource& src) {
   // generated map kernels stage rows on a CPU device only when forced;
   // otherwise their reads skip the staged copy's condition there
   if (!gpu && stage_rows) opts += " -DARRC_CPU_STAGING=1";
+  if (!gpu && gpu_lanes) opts += " -DARRC_CPU_GPU_LANES=1";
   if (!gpu && long_row_min > 0) opts += " -DARRC_CPU_LONG_ROWS=1";
   // The device compiler's warnings (PoCL prints them on stderr itself) stay
   // out of the user's output; $ARRC_BUILD_LOG shows them with the build log.
@@ -851,7 +852,10 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
   c.gpu = (chosen->t & CL_DEVICE_TYPE_GPU) != 0;
   {
     const char* lanes = getenv_nonempty("ARRC_MAP_LANES");
-    c.map_lanes = !c.gpu && !(lanes && lanes[0] == '0');
+    const char* glanes = getenv_nonempty("ARRC_GPU_LANES");
+    c.gpu_lanes = glanes ? glanes[0] != '0' : c.gpu;
+    // forced on a CPU device (to test the GPU tiles there), instead of its own
+    c.map_lanes = !c.gpu && !c.gpu_lanes && !(lanes && lanes[0] == '0');
     const char* chunks = getenv_nonempty("ARRC_MAP_CHUNKS");
     c.map_chunks = !c.gpu && !(chunks && chunks[0] == '0');
     const char* stage = getenv_nonempty("ARRC_STAGE_ROWS");
@@ -945,6 +949,7 @@ std::string Context::describe() const {
 }
 bool Context::is_gpu() const { return impl_->gpu; }
 bool Context::map_lanes() const { return impl_->map_lanes; }
+bool Context::gpu_lanes() const { return impl_->gpu_lanes; }
 bool Context::map_chunks() const { return impl_->map_chunks; }
 bool Context::stage_rows() const { return impl_->stage_rows; }
 bool Context::items_in_one_pass() const { return impl_->items_in_one_pass; }

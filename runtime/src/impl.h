@@ -35,6 +35,7 @@ struct ContextImpl {
   std::string device_name, platform_name, driver_version, device_version;
   bool gpu = false, fp64 = false, unified_memory = false;
   bool map_lanes = false; // !gpu, unless ARRC_MAP_LANES=0
+  bool gpu_lanes = false; // gpu, unless ARRC_GPU_LANES=0
   bool map_chunks = false; // !gpu, unless ARRC_MAP_CHUNKS=0
   bool stage_rows = false; // gpu, unless ARRC_STAGE_ROWS forces it on or off
   bool items_in_one_pass = false; // !gpu, unless ARRC_ITEMS_ONE_PASS forces it

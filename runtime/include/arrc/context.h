@@ -191,6 +191,10 @@ public:
   // Whether generated map kernels run their CPU tile schedule (CPU devices,
   // unless ARRC_MAP_LANES=0; programs are then built with -DARRC_NO_MAP_LANES).
   bool map_lanes() const;
+  // Whether generated map nests whose elements each run a loop (dgemm's dot
+  // products) compute a tile of elements per work-item on GPUs: rows of the
+  // tile consecutive, columns a warp apart (GPUs, unless ARRC_GPU_LANES=0).
+  bool gpu_lanes() const;
   // Whether generated map kernels without loops run their CPU schedule, a
   // block of elements per work-item (CPU devices, unless ARRC_MAP_CHUNKS=0;
   // programs are then built with -DARRC_NO_MAP_CHUNKS).

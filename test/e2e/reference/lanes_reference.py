@@ -66,7 +66,7 @@ MY = [1, 4, 9, 10]
 if __name__ == "__main__":
     print("mm A23 B32 ==>", fmt(mm(A23, B32)))
     print("mm A32 B217 ==>", fmt(mm(A32, B217)))
-    for args in [(5, 4, 37), (1, 3, 16), (4, 2, 32), (2, 0, 3)]:
+    for args in [(5, 4, 37), (1, 3, 16), (4, 2, 32), (2, 0, 3), (5, 3, 257)]:
         print("mm_gen", args, "==>", fmt(mm_gen(*args)))
     print("nearest ==>", fmt(nearest(XS, YS)))
     print("above ==>", fmt(above(IX, IY)))

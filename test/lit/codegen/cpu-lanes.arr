@@ -1,4 +1,4 @@
-// The CPU tile schedule of map nests whose body runs a loop
+// The CPU and GPU tile schedules of map nests whose body runs a loop
 // (codegen/src/SoacMapLanes.cpp, docs/codegen.md): the kernel text and the
 // host launch.
 // RUN: %arrc --emit=opencl %s | FileCheck %s
@@ -7,7 +7,20 @@
 // A dot product per element of a rank-2 map: tiles of 2 x 16, the k loop
 // outside the lanes; A's row a broadcast per row lane, B's row a load per
 // column lane (the lane's index itself, not an int conversion of it).
+// On GPUs (arrc_gl) tiles of 4 rows x 8 columns 32 apart: B's loads
+// coalesced over the work-items, full tiles unclamped, edge tiles clamped.
 // CHECK-LABEL: __kernel void arrc_k0_map0_mm_nest(
+// CHECK: int arrc_gl,
+// CHECK: #if !defined(ARRC_CPU) || defined(ARRC_CPU_GPU_LANES)
+// CHECK: if (arrc_gl) {
+// CHECK: const long arrc_j0 = (long)get_group_id(0) * 256 + (long)get_local_id(0);
+// CHECK: if (arrc_j0 - (long)get_local_id(0) + 256 <= d1 && arrc_i0 + 4 <= d0) {
+// CHECK: double [[GACC:arrc_[0-9]+_acc]]_lanes[4][8];
+// CHECK: {{arrc_[0-9]+_b}}_lanes[arrc_ll] = arrc_1_B[({{arrc_[0-9]+_k}}) * arrc_1_B_w0 + ((arrc_jb + arrc_ll * 32)) *
+// CHECK: if (arrc_jb + arrc_ll * 32 < d1 && arrc_ib + arrc_lr < d0) {
+// CHECK: else {
+// CHECK: arrc_1_B[({{arrc_[0-9]+_k}}) * arrc_1_B_w0 + (min(arrc_jb + arrc_ll * 32, d1 - 1)) *
+// CHECK: #endif
 // CHECK: #if defined(ARRC_CPU) && !defined(ARRC_NO_MAP_LANES)
 // CHECK: a tile of 2 x 16 elements per work-item
 // CHECK: const long arrc_jb = d1 >= 16 ? min(arrc_j0, d1 - 16) : arrc_j0;
@@ -23,13 +36,17 @@
 // the GPU path: one element per work-item
 // CHECK: get_global_id(1);
 // HOST-LABEL: inline arrc::Array<double, 2> mm(
+// HOST: const bool glanes = ctx.gpu_lanes();
 // HOST: const bool lanes = arrc::gen::map_lanes(ctx);
-// HOST: lanes ? arrc::NDRange(size_t((d1 + 15) / 16), arrc::round_up(size_t((d0 + 1) / 2), 8)) : map_wg ? arrc::NDRange(arrc::round_up(size_t(d1), map_wg), arrc::round_up(size_t(d0), map_wg1)) : arrc::NDRange(size_t(d1), size_t(d0)), lanes ? arrc::NDRange(1, 8) : map_wg ? arrc::NDRange(map_wg, map_wg1) : arrc::NDRange()
+// HOST: lanes ? arrc::NDRange(size_t((d1 + 15) / 16), arrc::round_up(size_t((d0 + 1) / 2), 8)) : glanes ? arrc::NDRange((size_t(d1) + 256 - 1) / 256 * 32, arrc::round_up((size_t(d0) + 3) / 4, 4)) : map_wg ? arrc::NDRange(arrc::round_up(size_t(d1), map_wg), arrc::round_up(size_t(d0), map_wg1)) : arrc::NDRange(size_t(d1), size_t(d0)), lanes ? arrc::NDRange(1, 8) : glanes ? arrc::NDRange(32, 4) : map_wg ? arrc::NDRange(map_wg, map_wg1) : arrc::NDRange()
+// HOST: int32_t(glanes)
 export double[[*,*]] mm(double[[*,*]] A, double[[*,*]] B) =
   [[dot(A[i, :], B[:, j]) | j <- iota(B.size(1))] | i <- iota(A.size(0))];
 
-// Rank 1 with tuple state (argmin): 16 lanes, both state members as lane arrays.
+// Rank 1 with tuple state (argmin): 16 lanes, both state members as lane
+// arrays (CPUs only: no GPU tile for one axis).
 // CHECK-LABEL: __kernel void arrc_k1_map0_nearest_t(
+// CHECK-NOT: arrc_gl
 // CHECK: a tile of 16 elements per work-item
 // CHECK: int {{arrc_[0-9]+_acc}}_lanes[16];
 // CHECK: double {{arrc_[0-9]+_acc}}_lanes[16];
