@@ -231,8 +231,8 @@ public:
   // elements each sum over the same long range (`[count(\x -> x == c, ids) |
   // c <- iota(k)]`: k work-items would walk all of ids), each chunk summed by
   // its own work-item, then the chunks' sums per element (lowering's
-  // SplitLongLoops.cpp): 0 or 1 = not split. GPUs: enough chunks for 2048
-  // work-items per compute unit when there are fewer than 128 elements per
+  // SplitLongLoops.cpp): 0 or 1 = not split. GPUs: enough chunks for 4096
+  // work-items per compute unit when there are fewer than 512 elements per
   // compute unit, each chunk at least 256 steps; CPUs: never.
   // ARRC_SPLIT_LOOPS=0 never splits, =n always n chunks (tests on PoCL).
   int64_t loop_chunks(int64_t elements, int64_t count) const;
