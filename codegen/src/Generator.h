@@ -298,7 +298,8 @@ private:
                 bool edge, bool gpu = false);
   // GPU tile schedule of the same map nests (2-3 axes; SoacMapLanes.cpp)
   bool gpuLanePlan(const Map &x) const;
-  std::pair<std::string, std::string> gpuLaneRange(const std::vector<std::string> &dims) const; // global, local
+  // global and local NDRange, and the number of tiles (work-items)
+  std::array<std::string, 3> gpuLaneRange(const std::vector<std::string> &dims) const;
   void gpuLaneKernel(Code &k, const Map &x, const std::vector<std::string> &dims, const std::function<void()> &store);
   bool laneAnalyze(const Block &b);
   // GPU schedule of a map whose element ends in a sum over an irregular

@@ -232,8 +232,8 @@ void Generator::map(const Map &x) {
   const bool glanes = lanes && gpuLanePlan(x);
   if (glanes) {
     // GPUs: a work-item per tile (SoacMapLanes.cpp); arrc_gl selects it in the kernel
-    auto [gg, gl] = gpuLaneRange(dimNames);
-    h("const bool glanes = ctx.gpu_lanes();");
+    auto [gg, gl, tiles] = gpuLaneRange(dimNames);
+    h("const bool glanes = ctx.gpu_lanes(" + tiles + ");");
     ocl.push_back("int arrc_gl");
     oh.push_back("int32_t(glanes)");
     global = "glanes ? " + gg + " : " + global;

@@ -401,18 +401,20 @@ bool Generator::gpuLanePlan(const Map &x) const {
 
 // Work-groups of kGpuLaneStride x kGpuLaneRows work-items, each a tile;
 // the counts rounded up to whole work-groups (their extra tiles store nothing).
-std::pair<std::string, std::string> Generator::gpuLaneRange(const std::vector<std::string> &dims) const {
+std::array<std::string, 3> Generator::gpuLaneRange(const std::vector<std::string> &dims) const {
   size_t D = dims.size();
   const std::string cols = std::to_string(kGpuLaneStride * kGpuLaneL), W = std::to_string(kGpuLaneStride);
-  std::string g = "(size_t(" + dims[D - 1] + ") + " + cols + " - 1) / " + cols + " * " + W + ", arrc::round_up((size_t(" +
-                  dims[D - 2] + ") + " + std::to_string(kGpuLaneR - 1) + ") / " + std::to_string(kGpuLaneR) + ", " +
-                  std::to_string(kGpuLaneRows) + ")";
+  const std::string across = "(size_t(" + dims[D - 1] + ") + " + cols + " - 1) / " + cols + " * " + W;
+  const std::string down = "(size_t(" + dims[D - 2] + ") + " + std::to_string(kGpuLaneR - 1) + ") / " + std::to_string(kGpuLaneR);
+  std::string g = across + ", arrc::round_up(" + down + ", " + std::to_string(kGpuLaneRows) + ")";
   std::string l = W + ", " + std::to_string(kGpuLaneRows);
+  std::string tiles = "int64_t((" + across + ") * (" + down + "))";
   if (D == 3) {
     g += ", size_t(" + dims[0] + ")";
     l += ", 1";
+    tiles += " * " + dims[0];
   }
-  return {"arrc::NDRange(" + g + ")", "arrc::NDRange(" + l + ")"};
+  return {"arrc::NDRange(" + g + ")", "arrc::NDRange(" + l + ")", tiles};
 }
 
 void Generator::gpuLaneKernel(Code &k, const Map &x, const std::vector<std::string> &dims,

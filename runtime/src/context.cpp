@@ -854,6 +854,7 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
     const char* lanes = getenv_nonempty("ARRC_MAP_LANES");
     const char* glanes = getenv_nonempty("ARRC_GPU_LANES");
     c.gpu_lanes = glanes ? glanes[0] != '0' : c.gpu;
+    c.gpu_lanes_forced = glanes && glanes[0] != '0';
     // forced on a CPU device (to test the GPU tiles there), instead of its own
     c.map_lanes = !c.gpu && !c.gpu_lanes && !(lanes && lanes[0] == '0');
     const char* chunks = getenv_nonempty("ARRC_MAP_CHUNKS");
@@ -949,7 +950,13 @@ std::string Context::describe() const {
 }
 bool Context::is_gpu() const { return impl_->gpu; }
 bool Context::map_lanes() const { return impl_->map_lanes; }
-bool Context::gpu_lanes() const { return impl_->gpu_lanes; }
+bool Context::gpu_lanes(int64_t tiles) const {
+  // enough tiles to fill the device: a 256 x 256 dgemm (2048 tiles) took
+  // 0.074 ms in tiles against 0.023 one element per work-item on an H200,
+  // 1024 x 1024 (32768 tiles) 0.26 against 0.56
+  const auto& c = *impl_;
+  return c.gpu_lanes && (c.gpu_lanes_forced || tiles >= int64_t(std::max<size_t>(c.compute_units, 1)) * 128);
+}
 bool Context::map_chunks() const { return impl_->map_chunks; }
 bool Context::stage_rows() const { return impl_->stage_rows; }
 bool Context::items_in_one_pass() const { return impl_->items_in_one_pass; }
@@ -969,7 +976,11 @@ int64_t Context::loop_chunks(int64_t elements, int64_t count) const {
   const int64_t units = static_cast<int64_t>(std::max<size_t>(c.compute_units, 1));
   const int64_t want = units * 4096;
   if (elements >= units * 512) return 0;
-  const int64_t g = std::min((want + elements - 1) / elements, count / 256);
+  int64_t g = std::min((want + elements - 1) / elements, count / 256);
+  // a power of two: the chunks are the innermost axis of a map whose
+  // work-groups take a power of two along it (17 chunks ran in groups of
+  // 32, 15 idle: N-body 3.41 ms against 1.92 with 16)
+  while (g & (g - 1)) g &= g - 1;
   return g >= 2 ? g : 0;
 }
 bool Context::supports_fp64() const { return impl_->fp64; }

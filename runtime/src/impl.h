@@ -36,6 +36,7 @@ struct ContextImpl {
   bool gpu = false, fp64 = false, unified_memory = false;
   bool map_lanes = false; // !gpu, unless ARRC_MAP_LANES=0
   bool gpu_lanes = false; // gpu, unless ARRC_GPU_LANES=0
+  bool gpu_lanes_forced = false; // ARRC_GPU_LANES=1: whatever the size
   bool map_chunks = false; // !gpu, unless ARRC_MAP_CHUNKS=0
   bool stage_rows = false; // gpu, unless ARRC_STAGE_ROWS forces it on or off
   bool items_in_one_pass = false; // !gpu, unless ARRC_ITEMS_ONE_PASS forces it

@@ -192,9 +192,11 @@ public:
   // unless ARRC_MAP_LANES=0; programs are then built with -DARRC_NO_MAP_LANES).
   bool map_lanes() const;
   // Whether generated map nests whose elements each run a loop (dgemm's dot
-  // products) compute a tile of elements per work-item on GPUs: rows of the
-  // tile consecutive, columns a warp apart (GPUs, unless ARRC_GPU_LANES=0).
-  bool gpu_lanes() const;
+  // products) compute a tile of elements per work-item on GPUs (rows of the
+  // tile consecutive, columns a warp apart), given the number of tiles:
+  // GPUs with at least 128 tiles per compute unit, unless ARRC_GPU_LANES=0;
+  // ARRC_GPU_LANES=1 whatever the number (on a CPU device too).
+  bool gpu_lanes(int64_t tiles) const;
   // Whether generated map kernels without loops run their CPU schedule, a
   // block of elements per work-item (CPU devices, unless ARRC_MAP_CHUNKS=0;
   // programs are then built with -DARRC_NO_MAP_CHUNKS).

@@ -36,7 +36,7 @@
 // the GPU path: one element per work-item
 // CHECK: get_global_id(1);
 // HOST-LABEL: inline arrc::Array<double, 2> mm(
-// HOST: const bool glanes = ctx.gpu_lanes();
+// HOST: const bool glanes = ctx.gpu_lanes(int64_t(((size_t(d1) + 256 - 1) / 256 * 32) * ((size_t(d0) + 3) / 4)));
 // HOST: const bool lanes = arrc::gen::map_lanes(ctx);
 // HOST: lanes ? arrc::NDRange(size_t((d1 + 15) / 16), arrc::round_up(size_t((d0 + 1) / 2), 8)) : glanes ? arrc::NDRange((size_t(d1) + 256 - 1) / 256 * 32, arrc::round_up((size_t(d0) + 3) / 4, 4)) : map_wg ? arrc::NDRange(arrc::round_up(size_t(d1), map_wg), arrc::round_up(size_t(d0), map_wg1)) : arrc::NDRange(size_t(d1), size_t(d0)), lanes ? arrc::NDRange(1, 8) : glanes ? arrc::NDRange(32, 4) : map_wg ? arrc::NDRange(map_wg, map_wg1) : arrc::NDRange()
 // HOST: int32_t(glanes)
