@@ -44,6 +44,7 @@ constexpr int kLaneL = 2; // depends on the tile's column lane l
 // 4 x 8 in groups of 32 x 4 15.0 ms, 16 x 16 15.5; 8 x 4 18.2; 4 x 4 19.5;
 // 8 x 8 33.8, 166 registers)
 constexpr int kGpuLaneR = 4, kGpuLaneL = 8, kGpuLaneStride = 32, kGpuLaneRows = 4;
+constexpr int kGpuLaneCols = kGpuLaneStride * kGpuLaneL; // columns of a work-group's tiles
 } // namespace
 
 int Generator::laneClassOf(const ExpP &e) const {
@@ -403,7 +404,7 @@ bool Generator::gpuLanePlan(const Map &x) const {
 // the counts rounded up to whole work-groups (their extra tiles store nothing).
 std::array<std::string, 3> Generator::gpuLaneRange(const std::vector<std::string> &dims) const {
   size_t D = dims.size();
-  const std::string cols = std::to_string(kGpuLaneStride * kGpuLaneL), W = std::to_string(kGpuLaneStride);
+  const std::string cols = std::to_string(kGpuLaneCols), W = std::to_string(kGpuLaneStride);
   const std::string across = "(size_t(" + dims[D - 1] + ") + " + cols + " - 1) / " + cols + " * " + W;
   const std::string down = "(size_t(" + dims[D - 2] + ") + " + std::to_string(kGpuLaneR - 1) + ") / " + std::to_string(kGpuLaneR);
   std::string g = across + ", arrc::round_up(" + down + ", " + std::to_string(kGpuLaneRows) + ")";
@@ -432,14 +433,14 @@ void Generator::gpuLaneKernel(Code &k, const Map &x, const std::vector<std::stri
          " apart per work-item (coalesced loads), the body's loops run once for all of them (SoacMapLanes.cpp)");
   k.open("if (arrc_gl)");
   k.line("const long arrc_i0 = (long)get_global_id(1) * " + R + ";");
-  k.line("const long arrc_j0 = (long)get_group_id(0) * " + std::to_string(kGpuLaneStride * kGpuLaneL) +
+  k.line("const long arrc_j0 = (long)get_group_id(0) * " + std::to_string(kGpuLaneCols) +
          " + (long)get_local_id(0);");
   if (D == 3) k.line(decl(x.index[0], true) + " = (" + clScalar(typeOf(x.index[0]).elem) + ")get_global_id(2);");
   k.open("if (" + dl + " <= INT_MAX && " + dr + " <= INT_MAX)");
   k.line("const long arrc_jb = arrc_j0, arrc_ib = arrc_i0;");
   k.line("const int arrc_jbi = (int)arrc_jb, arrc_ibi = (int)arrc_ib;");
   // the whole work-group's tiles inside the index space: no clamping
-  k.open("if (arrc_j0 - (long)get_local_id(0) + " + std::to_string(kGpuLaneStride * kGpuLaneL) + " <= " + dl +
+  k.open("if (arrc_j0 - (long)get_local_id(0) + " + std::to_string(kGpuLaneCols) + " <= " + dl +
          " && arrc_i0 + " + R + " <= " + dr + ")");
   laneTile(k, x, dims, store, false, true);
   k.close();

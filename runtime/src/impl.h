@@ -34,7 +34,7 @@ struct ContextImpl {
   cl_command_queue queue = nullptr;
   std::string device_name, platform_name, driver_version, device_version;
   bool gpu = false, fp64 = false, unified_memory = false;
-  bool map_lanes = false; // !gpu, unless ARRC_MAP_LANES=0
+  bool map_lanes = false; // !gpu and !gpu_lanes, unless ARRC_MAP_LANES=0
   bool gpu_lanes = false; // gpu, unless ARRC_GPU_LANES=0
   bool gpu_lanes_forced = false; // ARRC_GPU_LANES=1: whatever the size
   bool map_chunks = false; // !gpu, unless ARRC_MAP_CHUNKS=0
