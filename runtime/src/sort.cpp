@@ -51,7 +51,8 @@ KeyBits key_bits(const std::string& k) {
 //   ARRC_SORT_VT          GPU keys per work-item (16 for keys of <= 4 bytes alone, 12 else)
 //   ARRC_SORT_TILE_BYTES  GPU local tile budget (32 KiB): VT shrinks to fit
 //   ARRC_SORT_GROUP_ORDER NVIDIA: 1 = tile id is the work-group id, 0 = a ticket (1)
-//   ARRC_SORT_MATCH       NVIDIA: 0 = rank through local memory instead of match.any
+//   ARRC_SORT_MATCH       NVIDIA: peers of a digit found by 9 ballots (2), match.any (1)
+//                         or through local memory (0)
 //   ARRC_SORT_HIST_GROUPS GPU histogram work-groups per compute unit (4)
 //   ARRC_SORT_LBW         GPU look-back: earlier tiles' counts loaded at once (8; 1..16)
 //   ARRC_SORT_SKIP        0 = never skip passes; 1 = read the histogram back and
@@ -64,7 +65,7 @@ struct SortKnobs {
 const SortKnobs& knobs() {
   static const SortKnobs k{env_int("ARRC_SORT_WG", 0),         env_int("ARRC_SORT_VT", 0),
                            env_int("ARRC_SORT_TILE_BYTES", 32768), env_int("ARRC_SORT_GROUP_ORDER", 1),
-                           env_int("ARRC_SORT_MATCH", 1),        env_int("ARRC_SORT_HIST_GROUPS", 4),
+                           env_int("ARRC_SORT_MATCH", 2),        env_int("ARRC_SORT_HIST_GROUPS", 4),
                            env_int("ARRC_SORT_SKIP", 1),         env_int("ARRC_SORT_SKIP_MIN", 1 << 20),
                            env_int("ARRC_SORT_CHUNKS", 4),       env_int("ARRC_SORT_LBW", 8)};
   return k;
@@ -208,6 +209,7 @@ void sort_gpu(Context& ctx, const SortArgs& a) {
                      "#define ARRC_SORT_GROUP_ORDER " + std::to_string(kn.group_order ? 1 : 0) +
                      "\n#define LBW " + std::to_string(std::clamp(kn.lbw, 1, 16)) + "\n";
   if (nv && !kn.match) defs += "#define ARRC_SORT_NO_MATCH 1\n";
+  if (nv && kn.match == 1) defs += "#define ARRC_SORT_MATCH_ANY 1\n";
   const ProgramSource& src = sort_program(ctx, a, defs, "sort gpu", [] {
     return "inline int arrc_iadd(int a, int b) { return a + b; }\n" +
            helpers("int", "arrc_iadd", "0", "i") + detail::kSortCommon + detail::kSortGpu;

