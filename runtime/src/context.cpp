@@ -787,6 +787,17 @@ Context::Context() : Context(ContextOptions{}) {}
 
 Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::ContextImpl>()) {
   auto& c = *impl_;
+  // PoCL's worker threads pinned one per core unless the user says
+  // otherwise (POCL_AFFINITY, read when PoCL starts them, on the process's
+  // first OpenCL call): unpinned, the first 20-50 short calls of a process
+  // ran at one thread's speed on a 2-core machine (Pythagorean n=600: the
+  // first 15 calls' median 1.3 ms, pinned 0.95-1.0; docs/performance.md).
+  // ARRC_POCL_AFFINITY=0 leaves it to PoCL's default.
+  static const bool pocl_pinned = [] {  // once per process (setenv is not thread-safe)
+    const char* aff = getenv_nonempty("ARRC_POCL_AFFINITY");
+    return !(aff && std::strcmp(aff, "0") == 0) && setenv("POCL_AFFINITY", "1", 0) == 0;
+  }();
+  (void)pocl_pinned;
   cl_uint np = 0;
   cl_int err = clGetPlatformIDs(0, nullptr, &np);
   if (err != CL_SUCCESS || np == 0)

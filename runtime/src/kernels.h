@@ -1040,11 +1040,17 @@ void arrc_segreduce_off_warp(long nseg, __global const long* offs, __global T* o
     windows = arrc_nv_shidx(windows, 0);
     T acc = ARRC_NE;
     for (uint w = 0; w < windows; ++w) {
-      long j0 = a + ((long)w * sg + gl) * SVT;
+#ifdef ARRC_SEGOFF_INTERLEAVE
+      // (commutative operators) the group's lanes read neighbouring
+      // elements: a load of the warp touches 32 / sg runs, not 32 sectors
+      long j0 = a + (long)w * sg * SVT + gl, js = sg;
+#else
+      long j0 = a + ((long)w * sg + gl) * SVT, js = 1;
+#endif
       T x = ARRC_NE;
 #pragma unroll
       for (int k = 0; k < SVT; ++k)
-        if (j0 + k < b) x = arrc_op(x, arrc_load(j0 + k ARRC_ARGS));
+        if (j0 + k * js < b) x = arrc_op(x, arrc_load(j0 + k * js ARRC_ARGS));
       for (uint d = 1; d < (uint)sg; d <<= 1) {
         T y = arrc_shdown_t(x, d);
         if (gl + d < (uint)sg) x = arrc_op(x, y);
@@ -1370,7 +1376,10 @@ __kernel void arrc_hist_bounds(long n, long nbins, __global const KEYT* keys, __
 // scan of the sizes). A cursor holds (i, start, end) of the current source
 // and steps forward element by element, skipping empty sources.
 inline const char* kExpandWalk = R"CLC(
-inline long arrc_exp_find(__global const long* ends, long lo, long hi, long j) {
+#ifndef ENDT
+#define ENDT long  // the ends' type: uint where the total is below 2^32 (ExpandOffsets::end_bytes)
+#endif
+inline long arrc_exp_find(__global const ENDT* ends, long lo, long hi, long j) {
   while (lo < hi) {
     long m = (lo + hi) >> 1;
     if (ends[m] > j) hi = m; else lo = m + 1;
@@ -1379,14 +1388,14 @@ inline long arrc_exp_find(__global const long* ends, long lo, long hi, long j) {
 }
 typedef struct { long i, s, e; } arrc_exp_cursor;
 // The cursor at element j, whose source lies in [lo, hi].
-inline arrc_exp_cursor arrc_exp_at(__global const long* ends, long lo, long hi, long j) {
+inline arrc_exp_cursor arrc_exp_at(__global const ENDT* ends, long lo, long hi, long j) {
   arrc_exp_cursor c;
   c.i = arrc_exp_find(ends, lo, hi, j);
   c.s = c.i > 0 ? ends[c.i - 1] : 0;
   c.e = ends[c.i];
   return c;
 }
-inline void arrc_exp_step(__global const long* ends, arrc_exp_cursor* c, long j) {
+inline void arrc_exp_step(__global const ENDT* ends, arrc_exp_cursor* c, long j) {
   while (j >= c->e) {
     c->s = c->e;
     c->i++;
@@ -1411,7 +1420,7 @@ inline long arrc_exp_chunk(long total) {
 // The first i in [lo, hi] with ends[i] > j (ends[hi] > j), probing lo,
 // lo + 1, lo + 3, lo + 7, ... before the binary search: a work-group's
 // tiles are consecutive, so the next tile's sources are usually near.
-inline long arrc_exp_gallop(__global const long* ends, long lo, long hi, long j) {
+inline long arrc_exp_gallop(__global const ENDT* ends, long lo, long hi, long j) {
   long prev = lo, p = lo, step = 1;
   while (p < hi && ends[p] <= j) {
     prev = p + 1;
@@ -1422,7 +1431,7 @@ inline long arrc_exp_gallop(__global const long* ends, long lo, long hi, long j)
 }
 // Sources of the tile [base, tend) into lsrc[0..1] (ends with a barrier);
 // from: a source at or before the tile's first (the previous tile's last).
-inline void arrc_exp_tile_sources(__global const long* ends, long n, long from, long base, long tend,
+inline void arrc_exp_tile_sources(__global const ENDT* ends, long n, long from, long base, long tend,
                                   __local long* lsrc) {
   int lid = get_local_id(0);
   if (lid == 0) lsrc[0] = arrc_exp_gallop(ends, from, n - 1, base);
@@ -1431,7 +1440,7 @@ inline void arrc_exp_tile_sources(__global const long* ends, long n, long from, 
 }
 #ifdef ARRC_EXP_REDUCE
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void arrc_expand_reduce(long n, __global const long* ends, __global T* partial
+void arrc_expand_reduce(long n, __global const ENDT* ends, __global T* partial
                         ARRC_PARAMS ARRC_OP_PARAMS) {
   __local T sh[WG];
   __local long lsrc[2];
@@ -1478,7 +1487,7 @@ void arrc_expand_reduce(long n, __global const long* ends, __global T* partial
 // ends into local memory, each work-item finds its first item by a binary
 // search there and walks VT items (an element: arrc_get, staged; a
 // marker: the next source), and the tile's elements are stored in rows.
-__kernel void arrc_expand_partition(long n, long total, long ntiles, __global const long* ends,
+__kernel void arrc_expand_partition(long n, long total, long ntiles, __global const ENDT* ends,
                                     __global long* part) {
   long t = get_global_id(0);
   if (t > ntiles) return;
@@ -1491,7 +1500,7 @@ __kernel void arrc_expand_partition(long n, long total, long ntiles, __global co
   part[t] = lo;
 }
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void arrc_expand_write(long n, long total, __global const long* ends, __global const long* part,
+void arrc_expand_write(long n, long total, __global const ENDT* ends, __global const long* part,
                        __global T* out, long out_off ARRC_PARAMS) {
   __local T vals[TILE];
   __local int rel[TILE + 1];  // ends of the tile's sources, less b0 (clamped to the tile)
@@ -1504,7 +1513,7 @@ void arrc_expand_write(long n, long total, __global const long* ends, __global c
   int na = (int)(a1 - a0), nb = (int)(b1 - b0);
   for (int k = lid; k <= na; k += WG) {
     long s = a0 + k;
-    rel[k] = s < n ? (int)(min(ends[s], b1) - b0) : nb;
+    rel[k] = s < n ? (int)(min((long)ends[s], b1) - b0) : nb;
   }
   if (lid == 0) lstart = a0 > 0 ? ends[a0 - 1] : 0;
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -1536,7 +1545,7 @@ void arrc_expand_write(long n, long total, __global const long* ends, __global c
 // per tile, each work-item's kept count, an exclusive work-group scan of
 // those, and the values in order.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void arrc_expand_count(long n, __global const long* ends, __global long* counts ARRC_PARAMS) {
+void arrc_expand_count(long n, __global const ENDT* ends, __global long* counts ARRC_PARAMS) {
   __local long sh[ARRC_SH];
   __local long lsrc[2];
   int lid = get_local_id(0);
@@ -1563,7 +1572,7 @@ void arrc_expand_count(long n, __global const long* ends, __global long* counts 
   if (lid == 0) counts[get_group_id(0)] = all;
 }
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void arrc_expand_compact(long n, __global const long* ends, __global const long* offs,
+void arrc_expand_compact(long n, __global const ENDT* ends, __global const long* offs,
                          __global T* out, long out_off ARRC_PARAMS) {
   __local long sh[ARRC_SH];
   __local long lsrc[2];
@@ -1625,7 +1634,7 @@ inline long arrc_cexp_chunk(long total, long nchunks) { return (total + nchunks 
     long arrc_j = (lo);                                                       \
     while (arrc_j < (hi)) {                                                   \
       long arrc_s = arrc_i > 0 ? ends[arrc_i - 1] : 0;                        \
-      long arrc_e = min(ends[arrc_i], (hi));                                  \
+      long arrc_e = min((long)ends[arrc_i], (hi));                            \
       BEGIN                                                                   \
       ARRC_CEXP_LOOP_HINT                                                     \
       for (long arrc_k = arrc_j - arrc_s; arrc_k < arrc_e - arrc_s; ++arrc_k) \
@@ -1637,7 +1646,7 @@ inline long arrc_cexp_chunk(long total, long nchunks) { return (total + nchunks 
   }
 #define ARRC_CEXP_WALK(lo, hi, BODY) ARRC_CEXP_WALK_RUNS(lo, hi, , BODY, )
 #ifdef ARRC_EXP_REDUCE
-__kernel void arrc_cexpand_reduce(long n, long nchunks, __global const long* ends,
+__kernel void arrc_cexpand_reduce(long n, long nchunks, __global const ENDT* ends,
                                   __global T* partial ARRC_PARAMS ARRC_OP_PARAMS) {
   long total = ends[n - 1], chunk = arrc_cexp_chunk(total, nchunks);
   long lo = get_global_id(0) * chunk, hi = min(total, lo + chunk);
@@ -1653,7 +1662,7 @@ __kernel void arrc_cexpand_reduce(long n, long nchunks, __global const long* end
 }
 #endif
 #ifdef ARRC_EXP_WRITE
-__kernel void arrc_cexpand_write(long n, long nchunks, __global const long* ends, __global T* out,
+__kernel void arrc_cexpand_write(long n, long nchunks, __global const ENDT* ends, __global T* out,
                                  long out_off ARRC_PARAMS) {
   long total = ends[n - 1], chunk = arrc_cexp_chunk(total, nchunks);
   long lo = get_global_id(0) * chunk, hi = min(total, lo + chunk);
@@ -1662,7 +1671,7 @@ __kernel void arrc_cexpand_write(long n, long nchunks, __global const long* ends
 }
 #endif
 #ifdef ARRC_EXP_COMPACT
-__kernel void arrc_cexpand_count(long n, long nchunks, __global const long* ends,
+__kernel void arrc_cexpand_count(long n, long nchunks, __global const ENDT* ends,
                                  __global long* counts ARRC_PARAMS) {
   long total = ends[n - 1], chunk = arrc_cexp_chunk(total, nchunks);
   long lo = get_global_id(0) * chunk, hi = min(total, lo + chunk);
@@ -1671,7 +1680,7 @@ __kernel void arrc_cexpand_count(long n, long nchunks, __global const long* ends
   ARRC_CEXP_WALK(lo, hi, ARRC_CEXP_COUNT)
   counts[get_global_id(0)] = arrc_c;
 }
-__kernel void arrc_cexpand_compact(long n, long nchunks, __global const long* ends,
+__kernel void arrc_cexpand_compact(long n, long nchunks, __global const ENDT* ends,
                                    __global const long* offs, __global T* out, long out_off
                                    ARRC_PARAMS) {
   long total = ends[n - 1], chunk = arrc_cexp_chunk(total, nchunks);

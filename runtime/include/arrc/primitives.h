@@ -322,9 +322,10 @@ void histogram_items(Context& ctx, const std::vector<HistogramOut>& hists, int64
 // Each walk is load-balanced: a work-item takes a run of consecutive
 // elements, finds the source of the first by binary search and steps on.
 struct ExpandOffsets {
-  BufferPtr ends;      // n longs: inclusive scan of the sizes
+  BufferPtr ends;      // n ends (end_bytes each): inclusive scan of the sizes
   int64_t n = 0;       // number of sources
   int64_t total = -1;  // sum of the sizes (-1: not read back)
+  int end_bytes = 8;   // 8: longs; 4: uints, where the total read back is below 2^32
 };
 // (t: the element type of the walk that follows, so one Fused may serve both.)
 ExpandOffsets expand_offsets(Context& ctx, const ElemType& t, int64_t n, const Fused& in,
@@ -357,7 +358,8 @@ void expand_compact_write(Context& ctx, const ElemType& t, const ExpandOffsets& 
 struct Expanded {
   BufferPtr data;     // count elements of t
   int64_t count = 0;
-  BufferPtr ends;     // n longs: inclusive scan of the sizes (segment ends)
+  BufferPtr ends;     // n ends (end_bytes each): inclusive scan of the sizes (segment ends)
+  int end_bytes = 8;  // 4: uints (the count is below 2^32), else longs
 };
 Expanded expand(Context& ctx, const ElemType& t, int64_t n, const Fused& in);
 

@@ -544,6 +544,7 @@ TEST_CASE("fused: expand walks (write, reduce, compaction) over skewed sizes") {
       // write through the store hook
       ExpandOffsets e = expand_offsets(c, rec_id(), n, in, true);
       REQUIRE(e.total == total);
+      CHECK(e.end_bytes == 4);  // the total read back is below 2^32: uint ends
       auto OA = Array<int32_t, 1>::alloc(c, {total});
       auto OB = Array<double, 1>::alloc(c, {total});
       Fused w = in;
@@ -551,8 +552,10 @@ TEST_CASE("fused: expand walks (write, reduce, compaction) over skewed sizes") {
       expand_write(c, rec_id(), e, w, nullptr, 0);
       check_same(OA.to_vector(), ra);
       check_same(OB.to_vector(), rb);
-      // reduce without reading the total back: (+, +) and argmin (ordered)
-      ExpandOffsets e2 = expand_offsets(c, rec_id(), n, in, false);
+      // reduce without reading the total back (long ends), and over the
+      // uint ends: (+, +) and argmin (ordered)
+      for (ExpandOffsets e2 : {expand_offsets(c, rec_id(), n, in, false), e}) {
+      CAPTURE(e2.end_bytes);
       auto res = c.alloc(rec_id().size);
       expand_reduce(c, rec_id(), plus_plus(), e2, in, res->mem(), 0);
       RecId r = read_rec(c, res);
@@ -582,6 +585,19 @@ TEST_CASE("fused: expand walks (write, reduce, compaction) over skewed sizes") {
       expand_compact_write(c, rec_id(), e2, cp, ks, nullptr, 0);
       check_same(KA.to_vector(), ka);
       check_same(KB.to_vector(), kb);
+      }
     }
   }
+  // a total of 2^32 or more: the ends scanned again as longs
+  auto S = Array<int64_t, 1>::from(c, std::vector<int64_t>{int64_t(1) << 31, 3, int64_t(1) << 31});
+  Fused in;
+  in.source = "long arrc_size(long i ARRC_PARAMS) { return es[i]; }\n"
+              "T arrc_get(long i, long k ARRC_PARAMS) { T r; r.f0 = 0; r.f1 = 0.0; return r; }\n";
+  in.args.push_back(KernelArg::buffer("__global const long*", "es", S.buffer()));
+  ExpandOffsets e = expand_offsets(c, rec_id(), 3, in, true);
+  CHECK(e.total == (int64_t(1) << 32) + 3);
+  CHECK(e.end_bytes == 8);
+  std::vector<int64_t> ends(3);
+  c.read(e.ends->mem(), 0, 3 * sizeof(int64_t), ends.data());
+  CHECK(ends == std::vector<int64_t>{int64_t(1) << 31, (int64_t(1) << 31) + 3, (int64_t(1) << 32) + 3});
 }
