@@ -339,12 +339,21 @@ void arrc_scan(long n, int inclusive, __global int* ctl, __global ulong* aggs, _
   ST prefix, total;
   ST run = arrc_tile_scan_s(acc, t, aggs, incs, epoch, sums, lv, lf, &lctl, &lex, &prefix, &total
                             ARRC_OP_ARGS);
+#ifdef ARRC_SCAN_WRAPS
+  uint wraps = 0;  // (unsigned sums modulo 2^32) where the sum wrapped
+#endif
   for (int j = 0; j < cnt; ++j) {
     ST x = wt[LPAD(lane * VT + j)];
     ST nx = arrc_sop(run, x);
     wt[LPAD(lane * VT + j)] = inclusive ? nx : run;
+#ifdef ARRC_SCAN_WRAPS
+    wraps += nx < x;
+#endif
     run = nx;
   }
+#ifdef ARRC_SCAN_WRAPS
+  if (wraps) atomic_add(ARRC_SCAN_WRAPS, wraps);
+#endif
   ARRC_STAGE_SYNC();
 #pragma unroll
   for (int j = 0; j < VT; ++j) {

@@ -1224,10 +1224,25 @@ inline long arrc_ladd(long a, long b) { return a + b; }
 #define arrc_sload(i) max(arrc_size(i ARRC_ARGS), 0L)
 #define arrc_sstore(i, v) (arrc_ends[i] = (v))
 )CLC";
-// The same, storing the ends as uint (their low 32 bits, exact where the
-// total is below 2^32) and the last end whole into arrc_total[0]: the walk
-// that follows then reads 4 bytes per source instead of 8 (H200, 10^8 int
-// sources of 0..7 elements: ... ms).
+// The ends as uint (their low 32 bits, exact where the total is below 2^32),
+// so that the walk reads 4 bytes per source instead of 8. GPUs scan uints
+// modulo 2^32 (the scan's tiles hold twice the items of longs) and count
+// where a sum wrapped, and sizes of 2^32 or more, into arrc_wraps[0]: the
+// total is wraps * 2^32 + the last end. CPUs scan longs and store the last
+// end whole into arrc_total[0].
+const char* kExpandSizesAdapterWraps = R"CLC(
+#define ST uint
+inline uint arrc_uadd(uint a, uint b) { return a + b; }
+#define arrc_sop arrc_uadd
+#define ARRC_SNE 0u
+inline uint arrc_narrow_size(long s, __global uint* wraps) {
+  if (s > 0xffffffffL) atomic_inc(wraps);
+  return (uint)max(s, 0L);
+}
+#define arrc_sload(i) arrc_narrow_size(arrc_size(i ARRC_ARGS), arrc_wraps)
+#define arrc_sstore(i, v) (arrc_ends[i] = (v))
+#define ARRC_SCAN_WRAPS arrc_wraps
+)CLC";
 const char* kExpandSizesAdapterNarrow = R"CLC(
 #define ST long
 inline long arrc_ladd(long a, long b) { return a + b; }
@@ -1290,7 +1305,22 @@ ExpandOffsets expand_offsets(Context& ctx, const ElemType& t, int64_t n, const F
     return r;
   }
   static const int narrow_env = env_int("ARRC_EXPAND_NARROW", 1);
-  if (read_total && narrow_env) {
+  if (read_total && narrow_env && !config(ctx).cpu) {
+    Fused f = in;
+    auto wraps = ctx.alloc(sizeof(uint32_t));
+    ctx.fill_zero(wraps->mem(), 0, sizeof(uint32_t));
+    f.args.push_back(KernelArg::buffer("__global uint*", "arrc_ends", r.ends->mem()));
+    f.args.push_back(KernelArg::buffer("__global uint*", "arrc_wraps", wraps->mem()));
+    run_scan(ctx, t, nullptr, f, 4, kExpandSizesAdapterWraps, "arrc_sop", "ARRC_SNE", n, true);
+    uint32_t w = 0, last = 0;
+    ctx.read(wraps->mem(), 0, sizeof w, &w);
+    ctx.read(r.ends->mem(), (n - 1) * sizeof(uint32_t), sizeof last, &last);
+    r.total = (static_cast<int64_t>(w) << 32) + last;
+    if (w == 0) {
+      r.end_bytes = 4;
+      return r;
+    }
+  } else if (read_total && narrow_env) {
     // ends as uint where the total turns out below 2^32 (else scanned again, whole)
     Fused f = in;
     auto total = ctx.alloc(sizeof(int64_t));

@@ -600,4 +600,10 @@ TEST_CASE("fused: expand walks (write, reduce, compaction) over skewed sizes") {
   std::vector<int64_t> ends(3);
   c.read(e.ends->mem(), 0, 3 * sizeof(int64_t), ends.data());
   CHECK(ends == std::vector<int64_t>{int64_t(1) << 31, (int64_t(1) << 31) + 3, (int64_t(1) << 32) + 3});
+  // one size of 2^32 or more (no sum wraps modulo 2^32 before it)
+  auto S2 = Array<int64_t, 1>::from(c, std::vector<int64_t>{5, (int64_t(1) << 32) + 1});
+  in.args.back() = KernelArg::buffer("__global const long*", "es", S2.buffer());
+  ExpandOffsets e2 = expand_offsets(c, rec_id(), 2, in, true);
+  CHECK(e2.total == (int64_t(1) << 32) + 6);
+  CHECK(e2.end_bytes == 8);
 }
