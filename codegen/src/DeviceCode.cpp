@@ -834,12 +834,11 @@ std::string Generator::rebaseArrays(const std::string &kernel) {
 }
 
 std::string Generator::launch(const std::string &kernel, const std::string &global, const std::string &local,
-                   const std::vector<std::string> &args, const std::string &unit, const std::string &spec) {
+                   const std::vector<std::string> &args, const std::string &unit) {
   std::vector<std::string> a = args;
   a.push_back("ctx.error_buffer()");
-  std::string k = "detail::kernel(ctx, \"" + kernel + "\"" + (unit.empty() && spec.empty() ? "" : ", " + (unit.empty() ? "false" : unit)) +
-                  (spec.empty() ? "" : ", " + spec) + ")";
-  return "ctx.launch(" + k + ", " + global + ", " + local + ",\n" + "           " + join(a) + ");";
+  return "ctx.launch(detail::kernel(ctx, \"" + kernel + "\"" + (unit.empty() ? "" : ", " + unit) + "), " + global +
+         ", " + local + ",\n" + "           " + join(a) + ");";
 }
 
 std::string Generator::unitStride(const std::set<int> &vars) const {

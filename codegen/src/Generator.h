@@ -224,8 +224,7 @@ private:
   // unit-stride program (ARRC_LW(w) = 1: last axes read with stride 1, which
   // CPU compilers vectorise); empty: always the general program.
   std::string launch(const std::string &kernel, const std::string &global, const std::string &local,
-                     const std::vector<std::string> &args, const std::string &unit = "",
-                     const std::string &spec = "");
+                     const std::vector<std::string> &args, const std::string &unit = "");
   // "A.weight(r-1) == 1 && ..." over the arrays among vars ("" if none).
   std::string unitStride(const std::set<int> &vars) const;
   std::vector<const ExpP *> sumTerms(const ir::Loop &x, bool integers) const; // per state variable, or none

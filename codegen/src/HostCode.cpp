@@ -131,8 +131,7 @@ std::string Generator::header() const {
   h += "#pragma once\n#ifndef " + guard + "\n#define " + guard + "\n\n";
   h += "#include <arrc/runtime.h>\n\n#include <algorithm>\n#include <array>\n#include "
        "<cmath>\n#include <cstdint>\n#include <cstdlib>\n#include <cstring>\n#include <limits>\n#include "
-       "<map>\n#include <memory>\n#include <mutex>\n#include <set>\n#include <string>\n#include <tuple>\n#include "
-       "<type_traits>\n#include <utility>\n\n";
+       "<string>\n#include <tuple>\n#include <type_traits>\n\n";
   h += helpers();
   h += "namespace " + exportedName(m_.name, NameRole::Namespace) + " {\nnamespace detail {\n\n";
   h += "// Source positions for runtime errors (bounds, shapes, zip sizes).\n";
@@ -164,21 +163,8 @@ std::string Generator::header() const {
   h += "inline arrc::ProgramSource &program_unit_stride() {\n"
        "  static arrc::ProgramSource source(std::string(arrc::kernel_prelude()) + \"" +
        std::string("#define ARRC_LW(w) 1\\n") + "\" + opencl_source);\n  return source;\n}\n";
-  h += "// The same with some kernels' small extents as constants (spec: their\n"
-       "// #defines, from arrc::gen::spec): one program per distinct spec.\n";
-  h += "inline arrc::ProgramSource &program_spec(bool unit_stride, const std::string &spec) {\n"
-       "  static std::mutex lock;\n"
-       "  static std::map<std::string, std::unique_ptr<arrc::ProgramSource>> sources;\n"
-       "  std::lock_guard<std::mutex> guard(lock);\n"
-       "  auto &source = sources[(unit_stride ? \"1\" : \"0\") + spec];\n"
-       "  if (!source)\n"
-       "    source = std::make_unique<arrc::ProgramSource>(std::string(arrc::kernel_prelude()) +\n"
-       "                                                   (unit_stride ? \"#define ARRC_LW(w) 1\\n\" : \"\") + spec + opencl_source);\n"
-       "  return *source;\n}\n";
-  h += "inline cl_kernel kernel(arrc::Context &ctx, const char *name, bool unit_stride = false,\n"
-       "                        const std::string &spec = std::string()) {\n"
+  h += "inline cl_kernel kernel(arrc::Context &ctx, const char *name, bool unit_stride = false) {\n"
        "  require_fp64(ctx);\n"
-       "  if (!spec.empty()) return ctx.kernel(program_spec(unit_stride, spec), name);\n"
        "  return ctx.kernel(unit_stride ? program_unit_stride() : program(), name);\n}\n";
   h += "// Throws the first error a kernel raised (bounds checks) as arrc::Error.\n";
   h += "inline void check(arrc::Context &ctx) { ctx.check_errors(positions, num_positions); }\n\n";
@@ -200,8 +186,8 @@ std::string Generator::header() const {
 
 std::string Generator::helpers() {
   return R"CPP(// Helpers shared by every arrc-generated header (defined once per translation unit).
-#ifndef ARRC_GENERATED_HELPERS_V7
-#define ARRC_GENERATED_HELPERS_V7
+#ifndef ARRC_GENERATED_HELPERS_V6
+#define ARRC_GENERATED_HELPERS_V6
 namespace arrc {
 namespace gen {
 // Wrapping (two's complement) integer arithmetic, as in Arr.
@@ -312,37 +298,6 @@ inline void add_array(Args &f, const std::string &name, const arrc::Array<T, D> 
   for (int k = 0; k <= D; ++k)
     f.args.push_back(arrc::KernelArg::scalar<int64_t>("long", name + "_w" + std::to_string(k), a.weight(k)));
 }
-// The #define that builds map kernel `kernel` with its arrays' small
-// extents, weights and staging pitches as constants, from their launch
-// values (those in 1..64): its loops over them unroll and their index
-// arithmetic folds (H200, k-means' assignment: docs/performance.md). None
-// without an extent (name_n<k>) or pitch among them: "". GPUs
-// with `items` work-items or more (arrc::Context::specialize_min_items); at
-// most four specs per kernel in a process, further values run the general
-// kernel (each spec is a build).
-inline std::string spec(arrc::Context &ctx, const char *kernel, int64_t items,
-                        std::initializer_list<std::pair<const char *, int64_t>> values) {
-  const int64_t min_items = ctx.specialize_min_items();
-  if (min_items < 0 || items < min_items) return std::string();
-  std::string s;
-  bool extent = false;
-  for (const auto &v : values)
-    if (v.second >= 1 && v.second <= 64) {
-      s += std::string(" ") + v.first + " = " + std::to_string(v.second) + ";";
-      const std::string n = v.first;
-      const size_t w = n.rfind("_w");
-      extent = extent || w == std::string::npos || n.find_first_not_of("0123456789", w + 2) != std::string::npos;
-    }
-  if (!extent) return std::string();
-  s = "#define ARRC_SPEC_" + std::string(kernel) + s + "\n";
-  static std::mutex lock;
-  static std::map<std::string, std::set<std::string>> seen;
-  std::lock_guard<std::mutex> guard(lock);
-  std::set<std::string> &specs = seen[kernel];
-  if (!specs.count(s) && specs.size() >= 4) return std::string();
-  specs.insert(s);
-  return s;
-}
 // Member of an element read back into bytes (a reduction's result).
 template <class T>
 inline T member(const unsigned char *bytes, size_t offset) {
@@ -360,7 +315,7 @@ inline arrc::Array<T, 1> first(const arrc::Array<T, 1> &a, int64_t count) {
 }
 } // namespace gen
 } // namespace arrc
-#endif // ARRC_GENERATED_HELPERS_V7
+#endif // ARRC_GENERATED_HELPERS_V6
 
 )CPP";
 }

@@ -310,36 +310,13 @@ void Generator::map(const Map &x) {
     global = "chunks ? arrc::NDRange(" + join(g) + ") : " + global;
     local = std::string("chunks ? arrc::NDRange(1") + (D >= 2 ? ", 1" : "") + (D == 3 ? ", 1" : "") + ") : " + local;
   }
-  // GPUs: a body with loops built again with its arrays' small extents
-  // (and staged rows' pitches) as constants (arrc::gen::spec): the
-  // loops over a point's coordinates or the centres unroll
-  std::vector<std::string> specVals;
-  if (!distributed_ && blockHasKind(x.body, StmtKind::Loop)) {
-    for (int v : fv) {
-      const ir::Type &t = typeOf(v);
-      if (t.rank == 0 || isGuard(v)) continue;
-      const std::string &n = name(v);
-      for (int a = 0; a < t.rank; ++a) {
-        specVals.push_back("{\"" + n + "_n" + std::to_string(a) + "\", " + n + ".shape(" + std::to_string(a) + ")}");
-        specVals.push_back("{\"" + n + "_w" + std::to_string(a) + "\", " + n + ".weight(" + std::to_string(a) + ")}");
-      }
-    }
-    for (int a : staged) specVals.push_back("{\"stg_pitch_" + name(a) + "\", " + name(a) + "_pitch}");
-  }
-  if (!specVals.empty())
-    h("const std::string spec = arrc::gen::spec(ctx, \"" + kn + "\", " + join(dimNames, " * ") + ", {" + join(specVals) + "});");
   h("if (" + cond + ")");
-  h("  " + launch(kn, global, local, oh, unitStride(fv), specVals.empty() ? "" : "spec"));
+  h("  " + launch(kn, global, local, oh, unitStride(fv)));
   host_->close();
 
   Code k;
   k.ind = 0;
   beginKernel(k, kn, (x.outs.empty() ? "for-each" : "map") + std::string(where(x).empty() ? "" : " at " + where(x)), ocl);
-  if (!specVals.empty()) {
-    k.line("#ifdef ARRC_SPEC_" + kn + "  // its small extents as constants (arrc::gen::spec)");
-    k.line("ARRC_SPEC_" + kn);
-    k.line("#endif");
-  }
   // the element's results to the outputs (index variables and results as
   // the body's code names them)
   auto store = [&] {

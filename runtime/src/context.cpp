@@ -872,8 +872,6 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
     c.map_chunks = !c.gpu && !(chunks && chunks[0] == '0');
     const char* stage = getenv_nonempty("ARRC_STAGE_ROWS");
     c.stage_rows = stage ? stage[0] != '0' : c.gpu;
-    const char* spec = getenv_nonempty("ARRC_SPECIALIZE");
-    c.specialize_min = spec ? (spec[0] != '0' ? 0 : -1) : c.gpu ? 65536 : -1;
     const char* one = getenv_nonempty("ARRC_ITEMS_ONE_PASS");
     c.items_in_one_pass = one ? one[0] != '0' : !c.gpu;
     const char* inner = getenv_nonempty("ARRC_INNER_LOOPS");
@@ -972,7 +970,6 @@ bool Context::gpu_lanes(int64_t tiles) const {
 }
 bool Context::map_chunks() const { return impl_->map_chunks; }
 bool Context::stage_rows() const { return impl_->stage_rows; }
-int64_t Context::specialize_min_items() const { return impl_->specialize_min; }
 bool Context::items_in_one_pass() const { return impl_->items_in_one_pass; }
 bool Context::inner_loops_sequential() const { return impl_->inner_loops_sequential; }
 int64_t Context::group_by_hist_bins() const { return impl_->group_by_hist_bins; }

@@ -39,7 +39,6 @@ struct ContextImpl {
   bool gpu_lanes_forced = false; // ARRC_GPU_LANES=1: whatever the size
   bool map_chunks = false; // !gpu, unless ARRC_MAP_CHUNKS=0
   bool stage_rows = false; // gpu, unless ARRC_STAGE_ROWS forces it on or off
-  int64_t specialize_min = -1; // gpu: 65536; ARRC_SPECIALIZE=0: -1, =1: 0
   bool items_in_one_pass = false; // !gpu, unless ARRC_ITEMS_ONE_PASS forces it
   bool inner_loops_sequential = false; // !gpu, unless ARRC_INNER_LOOPS forces it
   int64_t group_by_hist_bins = 0;      // 2^23 on GPUs, 2^17 on CPUs, or ARRC_GROUP_BY_HIST_BINS

@@ -205,13 +205,6 @@ public:
   // ARRC_STAGE_ROWS=1 or 0 forces it; forced on a CPU device, programs are
   // built with -DARRC_CPU_STAGING).
   bool stage_rows() const;
-  // The fewest work-items of a launch for which generated map kernels with
-  // loops are built again with the small extents of their arrays (1..64)
-  // as constants, so that the loops over them unroll (arrc::gen::spec in
-  // generated headers); -1: never. GPUs 65536 (a build, about a second on
-  // the first call, pays back only over large launches); CPUs -1.
-  // ARRC_SPECIALIZE=0: never; =1: at every size, on any device (tests).
-  int64_t specialize_min_items() const;
   // Whether generated code runs a map and the histograms that read it in one
   // pass over the items (CPU devices: the map's outputs are never stored),
   // or as the map, then each histogram (GPUs: their schedules avoid the

@@ -56,7 +56,7 @@ TEST_CASE("header: namespace, signature, positions, program, fp64 check") {
   CHECK(h.find("\"t.arr:1:40\"") != std::string::npos);
   CHECK(h.find("static arrc::ProgramSource source(") != std::string::npos);
   CHECK(h.find("supports_fp64") != std::string::npos);
-  CHECK(h.find("#ifndef ARRC_GENERATED_HELPERS_V7") != std::string::npos);
+  CHECK(h.find("#ifndef ARRC_GENERATED_HELPERS_V6") != std::string::npos);
   CHECK(h.find("detail::check(ctx);") != std::string::npos);
 }
 
