@@ -1049,17 +1049,11 @@ void arrc_segreduce_off_warp(long nseg, __global const long* offs, __global T* o
     windows = arrc_nv_shidx(windows, 0);
     T acc = ARRC_NE;
     for (uint w = 0; w < windows; ++w) {
-#ifdef ARRC_SEGOFF_INTERLEAVE
-      // (commutative operators) the group's lanes read neighbouring
-      // elements: a load of the warp touches 32 / sg runs, not 32 sectors
-      long j0 = a + (long)w * sg * SVT + gl, js = sg;
-#else
-      long j0 = a + ((long)w * sg + gl) * SVT, js = 1;
-#endif
+      long j0 = a + ((long)w * sg + gl) * SVT;
       T x = ARRC_NE;
 #pragma unroll
       for (int k = 0; k < SVT; ++k)
-        if (j0 + k * js < b) x = arrc_op(x, arrc_load(j0 + k * js ARRC_ARGS));
+        if (j0 + k < b) x = arrc_op(x, arrc_load(j0 + k ARRC_ARGS));
       for (uint d = 1; d < (uint)sg; d <<= 1) {
         T y = arrc_shdown_t(x, d);
         if (gl + d < (uint)sg) x = arrc_op(x, y);

@@ -855,9 +855,7 @@ void segmented_reduce_offsets(Context& ctx, const ElemType& t, const Operator& o
     // bandwidth at 10^8 int in segments of 1-64)
     static const int svt_env = env_int("ARRC_SEGOFF_VT", 0);
     int svt = svt_env > 0 ? std::min(svt_env, 32) : 16;
-    static const int inter_env = env_int("ARRC_SEGOFF_INTERLEAVE", 1);
     std::string defs = cfg_defines(c, 256, 1, 0) + "#define SVT " + std::to_string(svt) + "\n" +
-                       (op.commutative && inter_env ? "#define ARRC_SEGOFF_INTERLEAVE 1\n" : "") +
                        store_defines(out);
     const ProgramSource& src = program(ctx, t, &op, in, defs, "segreduce offsets warp", [] {
       return helpers("T", "arrc_op", "ARRC_NE", "t") + detail::kSegReduceOffsetsWarp;
