@@ -1227,7 +1227,8 @@ inline long arrc_ladd(long a, long b) { return a + b; }
 // modulo 2^32 (the scan's tiles hold twice the items of longs) and count
 // where a sum wrapped, and sizes of 2^32 or more, into arrc_wraps[0]: the
 // total is wraps * 2^32 + the last end. CPUs scan longs and store the last
-// end whole into arrc_total[0].
+// end whole into arrc_total[0]. (H200, 10^8 int sources: expand of sizes
+// 0..7 1.48 -> 1.28 ms; docs/performance.md.)
 const char* kExpandSizesAdapterWraps = R"CLC(
 #define ST uint
 inline uint arrc_uadd(uint a, uint b) { return a + b; }
