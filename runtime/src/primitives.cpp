@@ -1214,14 +1214,16 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
 
 namespace {
 
-const char* kExpandSizesAdapter = R"CLC(
+// The sizes' inclusive scan as longs, then (below) where the ends go.
+const char* kExpandSizesLong = R"CLC(
 #define ST long
 inline long arrc_ladd(long a, long b) { return a + b; }
 #define arrc_sop arrc_ladd
 #define ARRC_SNE 0L
 #define arrc_sload(i) max(arrc_size(i ARRC_ARGS), 0L)
-#define arrc_sstore(i, v) (arrc_ends[i] = (v))
 )CLC";
+const std::string kExpandSizesAdapter =
+    std::string(kExpandSizesLong) + "#define arrc_sstore(i, v) (arrc_ends[i] = (v))\n";
 // The ends as uint (their low 32 bits, exact where the total is below 2^32),
 // so that the walk reads 4 bytes per source instead of 8. GPUs scan uints
 // modulo 2^32 (the scan's tiles hold twice the items of longs) and count
@@ -1242,12 +1244,7 @@ inline uint arrc_narrow_size(long s, __global uint* wraps) {
 #define arrc_sstore(i, v) (arrc_ends[i] = (v))
 #define ARRC_SCAN_WRAPS arrc_wraps
 )CLC";
-const char* kExpandSizesAdapterNarrow = R"CLC(
-#define ST long
-inline long arrc_ladd(long a, long b) { return a + b; }
-#define arrc_sop arrc_ladd
-#define ARRC_SNE 0L
-#define arrc_sload(i) max(arrc_size(i ARRC_ARGS), 0L)
+const std::string kExpandSizesAdapterNarrow = std::string(kExpandSizesLong) + R"CLC(
 #define arrc_sstore(i, v) arrc_end_store((i), (v), arrc_ends, arrc_total, arrc_last)
 inline void arrc_end_store(long i, long v, __global uint* ends, __global long* total, long last) {
   ends[i] = (uint)v;
