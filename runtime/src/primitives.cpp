@@ -1227,7 +1227,8 @@ const std::string kExpandSizesAdapter =
 // The ends as uint (their low 32 bits, exact where the total is below 2^32),
 // so that the walk reads 4 bytes per source instead of 8. GPUs scan uints
 // modulo 2^32 (the scan's tiles hold twice the items of longs) and count
-// where a sum wrapped, and sizes of 2^32 or more, into arrc_wraps[0]: the
+// where a sum wrapped, and sizes of 2^32 or more, into arrc_wraps[0], and
+// store the last end into arrc_wraps[1] too (one read back for both): the
 // total is wraps * 2^32 + the last end. CPUs scan longs and store the last
 // end whole into arrc_total[0]. (H200, 10^8 int sources: expand of sizes
 // 0..7 1.48 -> 1.28 ms; docs/performance.md.)
@@ -1241,7 +1242,11 @@ inline uint arrc_narrow_size(long s, __global uint* wraps) {
   return (uint)max(s, 0L);
 }
 #define arrc_sload(i) arrc_narrow_size(arrc_size(i ARRC_ARGS), arrc_wraps)
-#define arrc_sstore(i, v) (arrc_ends[i] = (v))
+inline void arrc_end_store32(long i, uint v, __global uint* ends, __global uint* wraps, long last) {
+  ends[i] = v;
+  if (i == last) wraps[1] = v;
+}
+#define arrc_sstore(i, v) arrc_end_store32((i), (v), arrc_ends, arrc_wraps, arrc_last)
 #define ARRC_SCAN_WRAPS arrc_wraps
 )CLC";
 const std::string kExpandSizesAdapterNarrow = std::string(kExpandSizesLong) + R"CLC(
@@ -1300,23 +1305,28 @@ ExpandOffsets expand_offsets(Context& ctx, const ElemType& t, int64_t n, const F
     r.total = 0;
     return r;
   }
-  static const int narrow_env = env_int("ARRC_EXPAND_NARROW", 1);
-  if (read_total && narrow_env && !config(ctx).cpu) {
+  // from 2^20 sources (ARRC_EXPAND_NARROW_MIN, read per call; -1: never):
+  // below, the extra fill and scan variant cost more than the 4 bytes per
+  // source save (H200, Pythagorean n=1000, 10^3 sources: 0.302 ms with uint
+  // ends against 0.282 without)
+  const int narrow_min = env_int("ARRC_EXPAND_NARROW_MIN", 1 << 20);
+  const bool narrow = read_total && narrow_min >= 0 && n >= narrow_min;
+  if (narrow && !config(ctx).cpu) {
     Fused f = in;
-    auto wraps = ctx.alloc(sizeof(uint32_t));
+    auto wraps = ctx.alloc(2 * sizeof(uint32_t));
     ctx.fill_zero(wraps->mem(), 0, sizeof(uint32_t));
     f.args.push_back(KernelArg::buffer("__global uint*", "arrc_ends", r.ends->mem()));
     f.args.push_back(KernelArg::buffer("__global uint*", "arrc_wraps", wraps->mem()));
+    f.args.push_back(KernelArg::scalar<int64_t>("long", "arrc_last", n - 1));
     run_scan(ctx, t, nullptr, f, 4, kExpandSizesAdapterWraps, "arrc_sop", "ARRC_SNE", n, true);
-    uint32_t w = 0, last = 0;
-    ctx.read(wraps->mem(), 0, sizeof w, &w);
-    ctx.read(r.ends->mem(), (n - 1) * sizeof(uint32_t), sizeof last, &last);
-    r.total = (static_cast<int64_t>(w) << 32) + last;
-    if (w == 0) {
+    uint32_t w[2] = {0, 0};  // wraps, the last end's low word
+    ctx.read(wraps->mem(), 0, sizeof w, w);
+    r.total = (static_cast<int64_t>(w[0]) << 32) + w[1];
+    if (w[0] == 0) {
       r.end_bytes = 4;
       return r;
     }
-  } else if (read_total && narrow_env) {
+  } else if (narrow) {
     // ends as uint where the total turns out below 2^32 (else scanned again, whole)
     Fused f = in;
     auto total = ctx.alloc(sizeof(int64_t));
@@ -1345,9 +1355,12 @@ void expand_write(Context& ctx, const ElemType& t, const ExpandOffsets& e, const
   Config c = config(ctx);
   // items (elements and source ends) per work-item of the GPU walk
   static const int vt_env = env_int("ARRC_EXPAND_VT", 0);
-  // (H200, 10^8 int sources: 12 items 1.47 / 1.14 / 1.51 / 1.25 ms for sizes
-  // 0..7 / one huge / 95% empty / power law, against 8: 1.58 / 1.26 / 1.61 / 1.33)
-  WalkShape w = walk_shape(ctx, c, t, vt_env > 0 ? std::min(vt_env, 32) : 12);
+  // 12 from 2^24 items (H200, 10^8 int sources: 12 items 1.47 / 1.14 / 1.51 /
+  // 1.25 ms for sizes 0..7 / one huge / 95% empty / power law, against 8:
+  // 1.58 / 1.26 / 1.61 / 1.33), else 8 (Pythagorean n=2000's 2 * 10^6 pairs:
+  // the step 1.438 ms with 8 against 1.473 with 12)
+  const int vt_big = e.total + e.n >= (int64_t(1) << 24) ? 12 : 8;
+  WalkShape w = walk_shape(ctx, c, t, vt_env > 0 ? std::min(vt_env, 32) : vt_big);
   const ProgramSource& src = walk_program(ctx, c, t, nullptr, in, "WRITE", w, store_defines(out), e);
   if (c.cpu) {
     int64_t chunks = std::min<int64_t>(cpu_walk_chunks(ctx), std::max<int64_t>(1, e.total / 1024));

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <random>
@@ -526,6 +527,8 @@ TEST_CASE("fused: histograms of items (several types and operators, one pass)") 
 
 TEST_CASE("fused: expand walks (write, reduce, compaction) over skewed sizes") {
   Context& c = ctx();
+  // uint ends from the first source on (by default from 2^20 sources)
+  setenv("ARRC_EXPAND_NARROW_MIN", "0", 1);
   for (const std::string kind : {"uniform", "one", "sparse", "power"}) {
     for (int64_t n : {int64_t(1), int64_t(7), int64_t(4001)}) {
       CAPTURE(kind);
@@ -606,4 +609,11 @@ TEST_CASE("fused: expand walks (write, reduce, compaction) over skewed sizes") {
   ExpandOffsets e2 = expand_offsets(c, rec_id(), 2, in, true);
   CHECK(e2.total == (int64_t(1) << 32) + 6);
   CHECK(e2.end_bytes == 8);
+  // the default: long ends below 2^20 sources
+  unsetenv("ARRC_EXPAND_NARROW_MIN");
+  auto S3 = Array<int64_t, 1>::from(c, std::vector<int64_t>{1, 2, 3});
+  in.args.back() = KernelArg::buffer("__global const long*", "es", S3.buffer());
+  ExpandOffsets e3 = expand_offsets(c, rec_id(), 3, in, true);
+  CHECK(e3.total == 6);
+  CHECK(e3.end_bytes == 8);
 }
