@@ -1227,10 +1227,10 @@ const std::string kExpandSizesAdapter =
 // The ends as uint (their low 32 bits, exact where the total is below 2^32),
 // so that the walk reads 4 bytes per source instead of 8. GPUs scan uints
 // modulo 2^32 (the scan's tiles hold twice the items of longs) and count
-// where a sum wrapped, and sizes of 2^32 or more, into arrc_wraps[0], and
-// store the last end into arrc_wraps[1] too (one read back for both): the
+// where a sum wrapped, and sizes of 2^32 or more, into arrc_side[0], and
+// store the last end into arrc_side[1] too (one read back for both): the
 // total is wraps * 2^32 + the last end. CPUs scan longs and store the last
-// end whole into arrc_total[0]. (H200, 10^8 int sources: expand of sizes
+// end whole into arrc_side (a long). (H200, 10^8 int sources: expand of sizes
 // 0..7 1.48 -> 1.28 ms; docs/performance.md.)
 const char* kExpandSizesAdapterWraps = R"CLC(
 #define ST uint
@@ -1241,16 +1241,16 @@ inline uint arrc_narrow_size(long s, __global uint* wraps) {
   if (s > 0xffffffffL) atomic_inc(wraps);
   return (uint)max(s, 0L);
 }
-#define arrc_sload(i) arrc_narrow_size(arrc_size(i ARRC_ARGS), arrc_wraps)
-inline void arrc_end_store32(long i, uint v, __global uint* ends, __global uint* wraps, long last) {
+#define arrc_sload(i) arrc_narrow_size(arrc_size(i ARRC_ARGS), arrc_side)
+inline void arrc_end_store32(long i, uint v, __global uint* ends, __global uint* side, long last) {
   ends[i] = v;
-  if (i == last) wraps[1] = v;
+  if (i == last) side[1] = v;
 }
-#define arrc_sstore(i, v) arrc_end_store32((i), (v), arrc_ends, arrc_wraps, arrc_last)
-#define ARRC_SCAN_WRAPS arrc_wraps
+#define arrc_sstore(i, v) arrc_end_store32((i), (v), arrc_ends, arrc_side, arrc_last)
+#define ARRC_SCAN_WRAPS arrc_side
 )CLC";
 const std::string kExpandSizesAdapterNarrow = std::string(kExpandSizesLong) + R"CLC(
-#define arrc_sstore(i, v) arrc_end_store((i), (v), arrc_ends, arrc_total, arrc_last)
+#define arrc_sstore(i, v) arrc_end_store((i), (v), arrc_ends, arrc_side, arrc_last)
 inline void arrc_end_store(long i, long v, __global uint* ends, __global long* total, long last) {
   ends[i] = (uint)v;
   if (i == last) total[0] = v;
@@ -1311,31 +1311,25 @@ ExpandOffsets expand_offsets(Context& ctx, const ElemType& t, int64_t n, const F
   // ends against 0.282 without)
   const int narrow_min = env_int("ARRC_EXPAND_NARROW_MIN", 1 << 20);
   const bool narrow = read_total && narrow_min >= 0 && n >= narrow_min;
-  if (narrow && !config(ctx).cpu) {
+  if (narrow) {
+    // ends as uint where the total turns out below 2^32 (else scanned again,
+    // whole); the side buffer: GPUs {wraps, the last end's low word}, CPUs
+    // the last end
+    const bool gpu = !config(ctx).cpu;
     Fused f = in;
-    auto wraps = ctx.alloc(2 * sizeof(uint32_t));
-    ctx.fill_zero(wraps->mem(), 0, sizeof(uint32_t));
+    auto side = ctx.alloc(sizeof(int64_t));
+    if (gpu) ctx.fill_zero(side->mem(), 0, sizeof(uint32_t));
     f.args.push_back(KernelArg::buffer("__global uint*", "arrc_ends", r.ends->mem()));
-    f.args.push_back(KernelArg::buffer("__global uint*", "arrc_wraps", wraps->mem()));
+    f.args.push_back(KernelArg::buffer(gpu ? "__global uint*" : "__global long*", "arrc_side", side->mem()));
     f.args.push_back(KernelArg::scalar<int64_t>("long", "arrc_last", n - 1));
-    run_scan(ctx, t, nullptr, f, 4, kExpandSizesAdapterWraps, "arrc_sop", "ARRC_SNE", n, true);
-    uint32_t w[2] = {0, 0};  // wraps, the last end's low word
-    ctx.read(wraps->mem(), 0, sizeof w, w);
-    r.total = (static_cast<int64_t>(w[0]) << 32) + w[1];
-    if (w[0] == 0) {
-      r.end_bytes = 4;
-      return r;
-    }
-  } else if (narrow) {
-    // ends as uint where the total turns out below 2^32 (else scanned again, whole)
-    Fused f = in;
-    auto total = ctx.alloc(sizeof(int64_t));
-    f.args.push_back(KernelArg::buffer("__global uint*", "arrc_ends", r.ends->mem()));
-    f.args.push_back(KernelArg::buffer("__global long*", "arrc_total", total->mem()));
-    f.args.push_back(KernelArg::scalar<int64_t>("long", "arrc_last", n - 1));
-    run_scan(ctx, t, nullptr, f, 8, kExpandSizesAdapterNarrow, "arrc_sop", "ARRC_SNE", n, true);
-    ctx.read(total->mem(), 0, sizeof r.total, &r.total);
-    if (r.total < (int64_t(1) << 32)) {
+    run_scan(ctx, t, nullptr, f, gpu ? 4 : 8, gpu ? kExpandSizesAdapterWraps : kExpandSizesAdapterNarrow,
+             "arrc_sop", "ARRC_SNE", n, true);
+    uint32_t w[2] = {0, 0};
+    ctx.read(side->mem(), 0, sizeof w, w);
+    int64_t last = 0;
+    std::memcpy(&last, w, sizeof last);
+    r.total = gpu ? (static_cast<int64_t>(w[0]) << 32) + w[1] : last;
+    if (gpu ? w[0] == 0 : r.total < (int64_t(1) << 32)) {
       r.end_bytes = 4;
       return r;
     }
