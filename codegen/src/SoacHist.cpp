@@ -56,7 +56,56 @@ struct RowForm {
   const ExpP *width = nullptr;
   std::vector<const ExpP *> divisors;
   std::map<const Stmt *, bool> lets;  // true: i / D (the row), false: i % D
+  bool columnBins = false;            // the bin: something + the column (see columnBins)
 };
+
+// Whether the bin is `b + c` with c the column (i % width, through
+// conversions) and b not depending on it: k-means' `ids[i / d] * d + i % d`,
+// the premise of the runtime's GPU rows schedule (each work-item of a lane
+// owns the bins of its column). A histogram per column walked along rows
+// (HistOrder.cpp: bin `offs[c] + ids[r]`) does not fit it; its row width
+// only gives the row hooks.
+static bool columnBins(const Hist &x, const RowForm &f) {
+  std::map<int, ExpP> lets;
+  for (auto &st : x.body.stmts)
+    if (st->kind == StmtKind::Let) lets[st->outs[0]] = static_cast<const Let &>(*st).value;
+  // the column Let's variable (the first i % D, D the width)
+  int col = -1;
+  for (auto &[st, row] : f.lets)
+    if (!row && &static_cast<const Let &>(*st).value->args[1] == f.width) col = st->outs[0];
+  if (col < 0 || x.body.results.empty()) return false;
+  // e itself, through conversions and Lets
+  auto strip = [&](ExpP e) {
+    for (int d = 0; e && d < 16; ++d) {
+      if (e->kind == Exp::Convert) e = e->args[0];
+      else if (e->kind == Exp::Var && lets.count(e->var)) e = lets.at(e->var);
+      else break;
+    }
+    return e;
+  };
+  auto isCol = [&](const ExpP &e) {
+    ExpP t = e;
+    for (int d = 0; t && d < 16; ++d) {
+      if (t->kind == Exp::Var && t->var == col) return true;
+      if (t->kind == Exp::Convert) t = t->args[0];
+      else if (t->kind == Exp::Var && lets.count(t->var)) t = lets.at(t->var);
+      else break;
+    }
+    return false;
+  };
+  // variables e depends on, through the body's Lets
+  std::function<bool(const ExpP &, int)> usesCol = [&](const ExpP &e, int depth) {
+    if (depth > 32) return true;
+    std::set<int> vs;
+    expVars(e, vs);
+    for (int v : vs)
+      if (v == col || (lets.count(v) && usesCol(lets.at(v), depth + 1))) return true;
+    return false;
+  };
+  ExpP b = strip(x.body.results[0]);
+  if (!b || b->kind != Exp::Binary || b->binop != BinOp::Add) return false;
+  return (isCol(b->args[1]) && !usesCol(b->args[0], 0)) || (isCol(b->args[0]) && !usesCol(b->args[1], 0));
+}
 
 static RowForm rowForm(const Hist &x) {
   RowForm f;
@@ -78,6 +127,7 @@ static RowForm rowForm(const Hist &x) {
     f.divisors.push_back(&e->args[1]);
     f.lets[st.get()] = e->binop == BinOp::Div;
   }
+  f.columnBins = f.width && columnBins(x, f);
   return f;
 }
 
@@ -143,7 +193,8 @@ void Generator::hist(const Hist &x) {
           "\", \"arrc_hne" + std::to_string(c) + "\", " + cppStore(kk) + "(" + exp(x.ne[c], false) + ")));");
       }
   }
-  h("arrc::histogram(ctx, et, op, bins, n, in, nullptr, 0" + (rows.width ? ", " + exp(*rows.width, false) : "") + ");");
+  h("arrc::histogram(ctx, et, op, bins, n, in, nullptr, 0" +
+    (rows.width ? ", " + exp(*rows.width, false) + (rows.columnBins ? "" : ", false") : "") + ");");
   if (blockMayRaise(x.body) || (lifted && blockMayRaise(x.op.body))) h("detail::check(ctx);");
   host_->close();
 }

@@ -5,7 +5,8 @@
 //                 (expands of one size for every segment become maps), each
 //                 round followed by simplify + deadCode, until neither
 //                 changes anything
-//   4. fuseLoops  (sibling device loops of one count as one loop), simplify,
+//   4. histOrder  (a histogram over two flattened indices walks along rows),
+//      fuseLoops  (sibling device loops of one count as one loop), simplify,
 //                 deadCode
 //   5. boundsChecks (reads and guards proven in range lose their checks;
 //                 guards met first by every element become host Checks),
@@ -37,6 +38,7 @@ void optimize(ir::Module &module) {
     passes::simplify(module);
     passes::deadCode(module);
   }
+  passes::histOrder(module);
   passes::fuseLoops(module);
   passes::simplify(module);
   passes::deadCode(module);

@@ -1023,7 +1023,8 @@ void histogram_sorted(Context& ctx, const ElemType& t, const Operator& op, int64
 }  // namespace
 
 void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbins, int64_t n,
-               const Fused& in, cl_mem out, int64_t out_offset, int64_t row_width) {
+               const Fused& in, cl_mem out, int64_t out_offset, int64_t row_width,
+               bool column_bins) {
   const auto lock = ctx.lock();  // one call at a time per Context (docs/runtime.md)
   if (nbins <= 0) return;
   Config c = config(ctx);
@@ -1096,7 +1097,7 @@ void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbin
   // the group's work-items get a column (H100, k-means' sums, 200 double
   // bins in rows of 20: docs/performance.md).
   static const int rows_env = env_int("ARRC_HIST_ROWS", 1);
-  if (!lupd.empty() && rows_env && row_width >= 2 && row_width <= c.wg && n > 0) {
+  if (!lupd.empty() && rows_env && column_bins && row_width >= 2 && row_width <= c.wg && n > 0) {
     const int R = static_cast<int>(row_width);
     const int64_t fit = static_cast<int64_t>(budget / bytes) - 1;
     const int L = static_cast<int>(std::min<int64_t>(c.wg / R, fit));

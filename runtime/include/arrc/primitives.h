@@ -278,10 +278,13 @@ void segmented_scan_offsets(Context& ctx, const ElemType& t, const Operator& op,
 // the chunks in order (exact for any operator). row_width >= 2 (generated
 // code, a flattened producer): element i is column i % row_width of a row,
 // and the bins of a row are usually a multiple of row_width plus the
-// column (k-means' sums); GPUs then give each work-item of a lane its own
-// column of the lane's copy (no atomics there). Any bins stay right.
+// column (k-means' sums: column_bins); GPUs then give each work-item of a
+// lane its own column of the lane's copy (no atomics there). Any bins stay
+// right; column_bins false: bins of another form, the row width serves
+// only the row hooks (CPUs).
 void histogram(Context& ctx, const ElemType& t, const Operator& op, int64_t nbins, int64_t n,
-               const Fused& in, cl_mem out, int64_t out_offset = 0, int64_t row_width = 0);
+               const Fused& in, cl_mem out, int64_t out_offset = 0, int64_t row_width = 0,
+               bool column_bins = true);
 
 // Several histograms filled in one pass over n items (a map whose body adds
 // to histograms: generated code's MultiHist). For every i < n calls

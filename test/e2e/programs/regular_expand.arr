@@ -21,3 +21,20 @@
 // out: [[], []]
 export double[[*,*]] colsums(int[[*]] ids, double[[*,*]] P, int k) =
   [hist((+), 0.0, k, ids, P[:, j]) | j <- iota(P.size(1))];
+
+// Many chunks (PoCL) and work-groups: P[i, j] = i * d + j, ids[i] = i % k,
+// so with t = m / k rows per id, column j's sum for id c is
+// t*c*d + k*d*t*(t-1)/2 + t*j (integers: exact in any order).
+// == test
+// in: 100000 20 10
+// out: 0.0
+// in: 99995 3 7
+// out: 0.0
+export double colsums_big(int m, int d, int k) {
+  let P = [[double(i * d + j) | j <- iota(d)] | i <- iota(m)];
+  let ids = [i % k | i <- iota(m)];
+  let S = colsums(ids, P, k);
+  let t = double(m / k);
+  return maximum([abs(S[j, c] - (t * double(c * d) + double(k * d) * t * (t - 1.0) / 2.0 + t * double(j)))
+                  | j <- iota(d), c <- iota(k)]);
+}

@@ -448,3 +448,39 @@ TEST_CASE("sums per group written as masked sums become histograms (GroupSums)")
         }
       }
 }
+
+// HistOrder.cpp: histograms walked along rows.
+int rowWalks(const ir::Block &b) {
+  int n = 0;
+  for (auto &s : b.stmts) {
+    n += s->kind == ir::StmtKind::Hist && s->note.find("walked along rows") != std::string::npos;
+    ir::forEachBlock(static_cast<const ir::Stmt &>(*s), [&](const ir::Block &in) { n += rowWalks(in); });
+  }
+  return n;
+}
+
+TEST_CASE("a histogram per column walks the matrix along its rows (HistOrder)") {
+  auto c = compile(
+      "export double[[*,*]] cols(int[[*]] ids, double[[*,*]] P, int k) =\n"
+      "  [hist((+), 0.0, k, ids, P[:, j]) | j <- iota(P.size(1))];\n"
+      "export int[[*,*]] icols(int[[*]] ids, int[[*,*]] P, int k) =\n"
+      "  [hist((+), 0, k, ids, [P[i, j] * P[j % P.size(0), i % P.size(1)] | i <- iota(P.size(0))]) | j <- iota(P.size(1))];\n"
+      "export double[[*,*]] rows(int[[*]] ids, double[[*,*]] P, int k) =\n"
+      "  [hist((+), 0.0, k, ids, P[i, :]) | i <- iota(P.size(0))];\n");
+  REQUIRE_MESSAGE(c.ok, c.errors);
+  CHECK(rowWalks(fn(c.optimized, "cols").body) == 1);
+  CHECK(rowWalks(fn(c.optimized, "icols").body) == 0);  // reads along the rows as well
+  CHECK(rowWalks(fn(c.optimized, "rows").body) == 0);   // already along the rows
+  for (int r = 0; r <= 4; ++r)
+    for (int d = 0; d <= 3; ++d)
+      for (int len : {r - 1, r, r + 1}) {  // ids of another length: the zip's error where there is a column
+        if (len < 0) continue;
+        std::vector<int64_t> ids;
+        for (int i = 0; i < len; ++i) ids.push_back((i * 5) % 4 - 1);
+        for (int k = 0; k <= 3; ++k) {
+          agree(c, "cols", {ivec(ids), dmat(r, d, 0.5), Value::scalarInt(k)});
+          agree(c, "icols", {ivec(ids), imat(r, d, -3), Value::scalarInt(k)});
+          agree(c, "rows", {ivec(ids), dmat(d, r, 0.5), Value::scalarInt(k)});
+        }
+      }
+}
