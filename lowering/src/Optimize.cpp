@@ -20,6 +20,8 @@
 //                 in chunks over more work-items, where the device says so)
 //   6. jamLoops   (a loop over an inner loop: two steps per step, the inner
 //                 loops as one; k-means' argmin over distances)
+//      narrowCounts (counting loops in device code on an int accumulator
+//                 where the trip count allows)
 //      cse        (repeated subexpressions in device code)
 //   7. hoist      (loop-invariant Lets out of device loops), simplify, deadCode
 // Inlining happens during lowering (every internal call is inlined there).
@@ -53,6 +55,7 @@ void optimize(ir::Module &module) {
   }
   passes::splitLongLoops(module);
   passes::jamLoops(module);
+  passes::narrowCounts(module);
   passes::cse(module);
   passes::hoist(module);
   passes::simplify(module);

@@ -106,13 +106,16 @@ public:
       ++p_;
       skip();
     }
+    // nanf / inff: float's spelling, as results print (format_float)
+    if (word("nanf") || word("inff")) {
+      n.kind = Node::Float;
+      n.text = t + s_.substr(p_ - 4, 3);
+      n.suffix = 'f';
+      return n;
+    }
     if (word("nan") || word("inf")) {
       n.kind = Node::Float;
       n.text = t + s_.substr(p_ - 3, 3);
-      if (peek() == 'f') {
-        n.suffix = 'f';
-        ++p_;
-      }
       return n;
     }
     size_t start = p_;

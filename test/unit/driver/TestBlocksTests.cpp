@@ -195,6 +195,13 @@ TEST_CASE("values compare with a tolerance; integers exactly") {
   CHECK(compare(parse("3.0"), parse("3")).empty());
   CHECK(compare(parse("nan"), parse("nan")).empty());
   CHECK(!compare(parse("inf"), parse("-inf")).empty());
+  // floats' non-finite values read back as they print (format_float)
+  CHECK(arrc::io::format_float(std::numeric_limits<float>::infinity()) == "inff");
+  CHECK(compare(parse("[inff, -inff, nanf]"),
+                parse("[" + arrc::io::format_float(std::numeric_limits<float>::infinity()) + ", " +
+                      arrc::io::format_float(-std::numeric_limits<float>::infinity()) + ", nanf]"))
+            .empty());
+  CHECK(!compare(parse("inff"), parse("-inff")).empty());
   CHECK(compare(parse("[1, 2]"), parse("[1, 3]")) == "at [1]: expected 3, got 2");
   CHECK(compare(parse("([1], true)"), parse("([1], false)")) == "at .1: expected false, got true");
   CHECK(!compare(parse("[1, 2]"), parse("[1]")).empty());
