@@ -16,11 +16,47 @@ using namespace ir;
 namespace {
 
 struct Hoister {
+  explicit Hoister(ir::Module &m) : m_(m) {}
+  ir::Module &m_;
+
+  // The invariant unchecked scalar reads inside the values of the loop
+  // body's Lets and results (N-body's P[i, 0] in `P[k, 0] - P[i, 0]`) become Lets of
+  // their own at the top of the body, one per distinct read, which the
+  // loop below then moves out: read once per loop, and a CPU lane tile no
+  // longer gathers them per step (codegen's laneGathers).
+  void splitReads(ir::Loop &lp, const std::set<int> &inLoop) {
+    std::map<std::string, int> made;
+    std::vector<StmtP> reads;
+    std::function<ExpP(const ExpP &)> take = [&](const ExpP &e) -> ExpP {
+      if (e->kind != Exp::Read || e->type.rank != 0 || hasCheckedRead(e)) return e;
+      std::set<int> used;
+      expVars(e, used);
+      for (int v : used)
+        if (inLoop.count(v)) return e;
+      std::string key = expKey(e);
+      auto it = made.find(key);
+      if (it == made.end()) {
+        int v = m_.newVar("inv", e->type);
+        reads.push_back(letStmt(v, e, lp.span));
+        it = made.emplace(key, v).first;
+      }
+      return varExp(it->second, e->type);
+    };
+    for (auto &s : lp.body.stmts)
+      if (s->kind == StmtKind::Let && s->note.empty()) {
+        auto &l = static_cast<Let &>(*s);
+        if (l.value->kind != Exp::Read) l.value = rewriteExp(l.value, take);
+      }
+    for (auto &r : lp.body.results) r = rewriteExp(r, take);
+    lp.body.stmts.insert(lp.body.stmts.begin(), reads.begin(), reads.end());
+  }
+
   // Moves the invariant Lets of loop `lp` into `pre`.
   void hoistFrom(ir::Loop &lp, std::vector<StmtP> &pre) {
     std::set<int> inLoop(lp.params.begin(), lp.params.end());
     inLoop.insert(lp.index);
     for (auto &s : lp.body.stmts) stmtDefs(*s, inLoop);
+    splitReads(lp, inLoop);
     bool raisedBefore = hasCheckedRead(lp.count);
     for (auto &e : lp.init) raisedBefore = raisedBefore || hasCheckedRead(e);
     std::vector<StmtP> keep;
@@ -72,7 +108,7 @@ struct Hoister {
 } // namespace
 
 void hoist(ir::Module &m) {
-  Hoister h;
+  Hoister h(m);
   for (auto &f : m.functions) forEachDeviceBlock(f.body, [&](Block &b) { h.block(b); });
 }
 

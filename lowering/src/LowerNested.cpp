@@ -979,6 +979,126 @@ bool Lowerer::flattenScan(const Val &op, const Val &ne, const Val &xs, const Spa
   return false;
 }
 
+// The runs of a flattened reduce_by_key (its keys, segment ids and values),
+// as the top-level one (LowerIntrinsics.cpp): integer keys and an operator
+// that a histogram applies in any order (component-wise +, *, min, max; no
+// bool values), where every segment's bins over the keys' range [kmin,
+// kmax] together are fewer than max(total, 4096) and at most the device's
+// group_by_hist_bins(): a histogram of counts and one of values over bin
+// segment * (span + 1) + key - kmin, then a filter of the bins that have
+// elements (keys ascending in each segment, as sorted). Otherwise (and for
+// other keys or operators) sortPlan. k-means' sums per column written with
+// reduce_by_key, 20 columns of 10^6 points into 10 centres (docs/lowering.md).
+// build() makes the flat (key, values..., segment id) columns: each use
+// makes its own, which fusion then puts into its one consumer (the range's
+// reduce, the histograms: read where they are used, P's column walked
+// along its rows by HistOrder), where one materialised copy shared by
+// both plans was walked column by column (PoCL 400 ms of the 404).
+static std::vector<ExpP> histPlan(Lowerer &L, const std::function<Segs()> &build, const Lambda &op,
+                                  const std::vector<ExpP> &ne, const std::vector<ScalarKind> &vks,
+                                  const NestCtx &c, const Span &at,
+                                  const std::function<std::vector<ExpP>()> &sortPlan) {
+  Segs g = build();
+  const ScalarKind kk = g.data[0]->type.elem;
+  bool byHist = kk == ScalarKind::Int || kk == ScalarKind::Long;
+  for (size_t k = 0; byHist && k < vks.size(); ++k) {
+    const char *kind = nullptr;
+    byHist = vks[k] != ScalarKind::Bool && simpleComponent(op, vks.size(), k, kind);
+  }
+  if (!byHist) return sortPlan();
+  // the keys' range
+  auto mm = std::make_shared<Reduce>();
+  mm->n = g.total;
+  mm->index = L.newVar("i", L1());
+  ExpP key = toLong(readExp(g.data[0], {lv(mm->index)}));
+  mm->body.results = {key, key};
+  int a0 = L.newVar("lo", L1()), a1 = L.newVar("hi", L1()), b0 = L.newVar("lo", L1()), b1 = L.newVar("hi", L1());
+  mm->op.params = {a0, a1, b0, b1};
+  mm->op.body.results = {callExp("min", {lv(a0), lv(b0)}, ScalarKind::Long),
+                         callExp("max", {lv(a1), lv(b1)}, ScalarKind::Long)};
+  mm->ne = {constLong(INT64_MAX), constLong(INT64_MIN)};
+  mm->outs = {L.newVar("red", L1()), L.newVar("red", L1())};
+  mm->note = "reduce_by_key: the keys' range";
+  mm->span = at;
+  L.emit(mm);
+  ExpP kmin = L.bindScalar("kmin", lv(mm->outs[0]));
+  // max - min wraps to a negative value where it does not fit a long
+  ExpP span = L.bindScalar("span", binaryExp(BinOp::Sub, lv(mm->outs[1]), kmin));
+  ExpP limit = callExp("min", {maxL(g.total, constLong(4096)), callExp("group_by_hist_bins", {}, ScalarKind::Long)},
+                       ScalarKind::Long);
+  auto plans = std::make_shared<If>();
+  // width * (span + 1) < limit, without the product overflowing
+  plans->cond = binaryExp(
+      BinOp::And, binaryExp(BinOp::Gt, g.total, constLong(0)),
+      binaryExp(BinOp::And, binaryExp(BinOp::Ge, span, constLong(0)),
+                binaryExp(BinOp::And, binaryExp(BinOp::Lt, span, limit),
+                          binaryExp(BinOp::Lt, c.width,
+                                    binaryExp(BinOp::Div, limit, addL(span, constLong(1)))))));
+  plans->thenB = L.subBlock(false, [&] {
+    Segs g = build();
+    ExpP w1 = L.bindScalar("w", addL(span, constLong(1)));
+    ExpP bins = L.bindScalar("bins", mulL(c.width, w1));
+    auto hist = [&](const std::vector<ScalarKind> &hk, const Lambda &hop, const std::vector<ExpP> &hne, bool values) {
+      auto h = std::make_shared<Hist>();
+      h->bins = bins;
+      h->n = g.total;
+      h->index = L.newVar("i", L1());
+      ExpP iv = lv(h->index);
+      h->body.results = {addL(mulL(toLong(readExp(g.segIds, {iv})), w1),
+                              binaryExp(BinOp::Sub, toLong(readExp(g.data[0], {iv})), kmin))};
+      for (size_t k = 0; k < hk.size(); ++k)
+        h->body.results.push_back(values ? readExp(g.data[1 + k], {iv}) : constInt(1));
+      h->op = hop;
+      h->ne = hne;
+      for (auto k : hk) h->outs.push_back(L.newVar("hist", arrayT(k, 1)));
+      h->span = at;
+      L.emit(h);
+      return h->outs;
+    };
+    Lambda add;
+    int x = L.newVar("x", scalarT(ScalarKind::Int)), y = L.newVar("y", scalarT(ScalarKind::Int));
+    add.params = {x, y};
+    add.body.results = {binaryExp(BinOp::Add, varExp(x, scalarT(ScalarKind::Int)), varExp(y, scalarT(ScalarKind::Int)))};
+    auto counts = hist({ScalarKind::Int}, add, {constInt(0)}, false);
+    // the operator with fresh parameters (the sort plan's segmented reduce has it too)
+    Lambda fop;
+    std::map<int, ExpP> sub;
+    for (int p : op.params) {
+      int q = L.newVar("p", L.mod.vars[p].type);
+      fop.params.push_back(q);
+      sub[p] = varExp(q, L.mod.vars[p].type);
+    }
+    fop.body = cloneFresh(L.mod, op.body, sub);
+    auto sums = hist(vks, fop, ne, true);
+    auto f = std::make_shared<Filter>();
+    f->n = bins;
+    f->index = L.newVar("b", L1());
+    ExpP bv = lv(f->index);
+    f->body.results = {binaryExp(BinOp::Gt, readExp(varExp(L.mod, counts[0]), {bv}), constInt(0)),
+                       convertExp(addL(kmin, binaryExp(BinOp::Mod, bv, w1)), kk),
+                       convertExp(binaryExp(BinOp::Div, bv, w1), ScalarKind::Int)};
+    for (int o : sums) f->body.results.push_back(readExp(varExp(L.mod, o), {bv}));
+    f->outs.push_back(L.newVar("rkey", arrayT(kk, 1)));
+    f->outs.push_back(L.newVar("rkey", arrayT(ScalarKind::Int, 1)));
+    for (auto k : vks) f->outs.push_back(L.newVar("vals", arrayT(k, 1)));
+    f->span = at;
+    L.emit(f);
+    std::vector<ExpP> out;
+    for (int o : f->outs) out.push_back(varExp(L.mod, o));
+    return out;
+  });
+  plans->elseB = L.subBlock(false, sortPlan);
+  std::vector<ExpP> r;
+  for (auto &e : plans->thenB.results) {
+    int o = L.newVar("rbk", e->type);
+    plans->outs.push_back(o);
+    r.push_back(varExp(L.mod, o));
+  }
+  plans->span = at;
+  L.emit(plans);
+  return r;
+}
+
 bool Lowerer::flattenReduceByKey(const Val &op, const Val &ne, const Val &keys0, const Val &vs0, const Span &at,
                                  const TypeP &rt, Val &out) {
   NestCtx c;
@@ -997,40 +1117,49 @@ bool Lowerer::flattenReduceByKey(const Val &op, const Val &ne, const Val &keys0,
         {
           HostScope hs(*this, c, flatNote(*this, c, "reduce_by_key", at, why +
                                           "; a stable sort by (segment, key), then a segmented reduction of each run"));
-          Segs g = buildIndexableSegs(*this, c, kv, at);
-          std::vector<ExpP> vals{g.segIds};
-          vals.insert(vals.end(), g.data.begin() + 1, g.data.end());
-          ExpP sortedKeys, seg2;
-          auto byKey = sortColumns(*this, g.data[0], vals, &sortedKeys); // (seg, v...) in key order
-          std::vector<ExpP> rest{sortedKeys};
-          rest.insert(rest.end(), byKey.begin() + 1, byKey.end());
-          auto bySeg = sortColumns(*this, byKey[0], rest, &seg2);         // (key, v...) by (segment, key)
-          ExpP key2 = bySeg[0];
-          std::vector<ExpP> v2(bySeg.begin() + 1, bySeg.end());
-          auto runStart = [&](const ExpP &i) {
-            ExpP prev = selectExp(binaryExp(BinOp::Gt, i, constLong(0)), subL(i, constLong(1)), constLong(0));
-            return binaryExp(BinOp::Or, segStart(seg2, i), binaryExp(BinOp::Ne, readExp(key2, {i}), readExp(key2, {prev})));
+          auto build = [&] { return buildIndexableSegs(*this, c, kv, at); };
+          // (keys, segment ids, values...) of every segment's runs
+          auto sortPlan = [&]() -> std::vector<ExpP> {
+            Segs g = build();
+            std::vector<ExpP> vals{g.segIds};
+            vals.insert(vals.end(), g.data.begin() + 1, g.data.end());
+            ExpP sortedKeys, seg2;
+            auto byKey = sortColumns(*this, g.data[0], vals, &sortedKeys); // (seg, v...) in key order
+            std::vector<ExpP> rest{sortedKeys};
+            rest.insert(rest.end(), byKey.begin() + 1, byKey.end());
+            auto bySeg = sortColumns(*this, byKey[0], rest, &seg2);         // (key, v...) by (segment, key)
+            ExpP key2 = bySeg[0];
+            std::vector<ExpP> v2(bySeg.begin() + 1, bySeg.end());
+            auto runStart = [&](const ExpP &i) {
+              ExpP prev = selectExp(binaryExp(BinOp::Gt, i, constLong(0)), subL(i, constLong(1)), constLong(0));
+              return binaryExp(BinOp::Or, segStart(seg2, i), binaryExp(BinOp::Ne, readExp(key2, {i}), readExp(key2, {prev})));
+            };
+            auto sr = std::make_shared<SegReduce>();
+            sr->n = g.total;
+            sr->index = newVar("i", L1());
+            ExpP i = lv(sr->index);
+            sr->body.results = {runStart(i)};
+            for (auto &d : v2) sr->body.results.push_back(readExp(d, {i}));
+            sr->op = l;
+            sr->ne = nel;
+            auto rv = newCols(*this, kindsOf(vs.type), "vals", sr->outs);
+            emit(sr);
+            auto f = std::make_shared<Filter>();
+            f->n = g.total;
+            f->index = newVar("i", L1());
+            ExpP fi = lv(f->index);
+            f->body.results = {runStart(fi), readExp(key2, {fi}), readExp(seg2, {fi})};
+            auto rk = newCols(*this, {key2->type.elem, ScalarKind::Int}, "rkey", f->outs);
+            emit(f);
+            std::vector<ExpP> r{rk[0], rk[1]};
+            r.insert(r.end(), rv.begin(), rv.end());
+            return r;
           };
-          auto sr = std::make_shared<SegReduce>();
-          sr->n = g.total;
-          sr->index = newVar("i", L1());
-          ExpP i = lv(sr->index);
-          sr->body.results = {runStart(i)};
-          for (auto &d : v2) sr->body.results.push_back(readExp(d, {i}));
-          sr->op = l;
-          sr->ne = nel;
-          auto rv = newCols(*this, kindsOf(vs.type), "vals", sr->outs);
-          emit(sr);
-          auto f = std::make_shared<Filter>();
-          f->n = g.total;
-          f->index = newVar("i", L1());
-          ExpP fi = lv(f->index);
-          f->body.results = {runStart(fi), readExp(key2, {fi}), readExp(seg2, {fi})};
-          auto rk = newCols(*this, {key2->type.elem, ScalarKind::Int}, "rkey", f->outs);
-          emit(f);
+          std::vector<ExpP> r = histPlan(*this, build, l, nel, kindsOf(vs.type), c, at, sortPlan);
+          std::vector<ExpP> rv(r.begin() + 2, r.end());
           gk.type = keys.type;
-          gk.data = {rk[0]};
-          gk.segIds = rk[1];
+          gk.data = {r[0]};
+          gk.segIds = r[1];
           gk.lens = countsBySegment(*this, c, gk.segIds);
           gk.offs = exclusiveScan(*this, gk.lens, c.width);
           gk.total = bindScalar("total", shapeExp(gk.segIds, 0));
