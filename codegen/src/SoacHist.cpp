@@ -74,7 +74,8 @@ static bool columnBins(const Hist &x, const RowForm &f) {
   for (auto &[st, row] : f.lets)
     if (!row && &static_cast<const Let &>(*st).value->args[1] == f.width) col = st->outs[0];
   if (col < 0 || x.body.results.empty()) return false;
-  // e itself, through conversions and Lets
+  // e itself, through conversions and Lets: the column is what leads to
+  // the column Let's own value
   auto strip = [&](ExpP e) {
     for (int d = 0; e && d < 16; ++d) {
       if (e->kind == Exp::Convert) e = e->args[0];
@@ -83,16 +84,7 @@ static bool columnBins(const Hist &x, const RowForm &f) {
     }
     return e;
   };
-  auto isCol = [&](const ExpP &e) {
-    ExpP t = e;
-    for (int d = 0; t && d < 16; ++d) {
-      if (t->kind == Exp::Var && t->var == col) return true;
-      if (t->kind == Exp::Convert) t = t->args[0];
-      else if (t->kind == Exp::Var && lets.count(t->var)) t = lets.at(t->var);
-      else break;
-    }
-    return false;
-  };
+  auto isCol = [&](const ExpP &e) { return strip(e) == lets.at(col); };
   // variables e depends on, through the body's Lets
   std::function<bool(const ExpP &, int)> usesCol = [&](const ExpP &e, int depth) {
     if (depth > 32) return true;
