@@ -14,9 +14,13 @@
 <T> def (T[[*]], T[[*]]) partition((T) -> bool p, T[[*]] xs) =
   (filter(p, xs), filter(\x -> !p(x), xs));
 
-// The first n elements / all but the first n elements (0 <= n <= length(xs)).
-<T> def T[[*]] take(int n, T[[*]] xs) = [xs[i] | i <- [0..<n]];
-<T> def T[[*]] drop(int n, T[[*]] xs) = [xs[i] | i <- [n..<length(xs)]];
+// The first n elements / all but the first n elements. A count outside
+// [0, length(xs)] is clamped to it (as Haskell's and Python's take do, and as
+// an empty range [a..<b] with b < a is empty): take(-1, xs) = [], take(5, [1, 2])
+// = [1, 2], drop(-1, xs) = xs, drop(5, [1, 2]) = []. Both are sections (views,
+// no copy).
+<T> def T[[*]] take(int n, T[[*]] xs) = xs[0 : min(max(n, 0), length(xs)) - 1];
+<T> def T[[*]] drop(int n, T[[*]] xs) = xs[min(max(n, 0), length(xs)) : length(xs) - 1];
 
 // result[i] = xs[(i + r) mod n]; r may be negative.
 <T> def T[[*]] rotate(int r, T[[*]] xs) {

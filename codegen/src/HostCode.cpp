@@ -456,7 +456,13 @@ void Generator::check(const Check &x) {
       err = "arrc::format_error(arrc::ErrorCode::shape, " + pos + ", " + v(0) + ", " + v(1) + ", 0)";
     }
     break;
-  case Check::ZipSize: err = "arrc::format_error(arrc::ErrorCode::zip, " + pos + ", " + v(0) + ", " + v(1) + ", 0)"; break;
+  case Check::ZipSize:
+    if (x.message.empty())
+      err = "arrc::format_error(arrc::ErrorCode::zip, " + pos + ", " + v(0) + ", " + v(1) + ", 0)";
+    else // the operands named: "the keys and values of reduce_by_key differ in size: 3 vs 2"
+      err = "(" + pos + " + \": " + quote(x.message).substr(1, quote(x.message).size() - 2) +
+            " differ in size: \" + std::to_string(" + v(0) + ") + \" vs \" + std::to_string(" + v(1) + "))";
+    break;
   case Check::Empty: err = "arrc::format_error(arrc::ErrorCode::empty, " + pos + ", 0, 0, 0)"; break;
   case Check::Negative: err = "arrc::format_error(arrc::ErrorCode::negative_size, " + pos + ", " + v(0) + ", 0, 0)"; break;
   case Check::Irregular:

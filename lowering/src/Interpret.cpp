@@ -243,7 +243,7 @@ struct Interp {
               else msg << "index out of bounds";
               break;
             case Check::Shape: msg << "shape mismatch"; break;
-            case Check::ZipSize: msg << "zip of arrays of different sizes"; break;
+            case Check::ZipSize: msg << "zip of arrays of unequal sizes"; break;
             case Check::Empty: msg << "empty array"; break;
             case Check::Irregular: msg << "irregular nested array"; break;
             case Check::Other: msg << "check failed"; break;
@@ -494,17 +494,26 @@ struct Interp {
       if (eval(x.cond).i) break;
       std::ostringstream msg;
       auto vals = evalAll(x.values);
-      auto vs = [&](size_t k) { return k < vals.size() ? formatValue(vals[k]) : std::string("?"); };
+      // integers as the compiled program prints them (3, not 3L)
+      auto vs = [&](size_t k) {
+        if (k >= vals.size()) return std::string("?");
+        const Value &v = vals[k];
+        return v.type.rank == 0 && !v.isFloat() && v.type.elem != ScalarKind::Bool ? std::to_string(v.i)
+                                                                                  : formatValue(v);
+      };
       switch (x.code) {
       case Check::Bounds: msg << "index " << vs(0) << " out of bounds for axis " << vs(2) << " of extent " << vs(1); break;
       case Check::Shape: msg << "shape mismatch: " << vs(0) << " vs " << vs(1); break;
-      case Check::ZipSize: msg << "zip of arrays of different sizes: " << vs(0) << " vs " << vs(1); break;
+      case Check::ZipSize:
+        msg << (x.message.empty() ? "zip of arrays of unequal sizes" : x.message + " differ in size") << ": " << vs(0)
+            << " vs " << vs(1);
+        break;
       case Check::Empty: msg << "empty array"; break;
       case Check::Irregular: msg << "irregular nested array: inner sizes " << vs(0) << " and " << vs(1); break;
       case Check::Other: msg << (x.message.empty() ? "check failed" : x.message); break;
       case Check::Negative: msg << "negative size " << vs(0); break;
       }
-      if (x.code != Check::Other && !x.message.empty()) msg << " (" << x.message << ")";
+      if (x.code != Check::Other && x.code != Check::ZipSize && !x.message.empty()) msg << " (" << x.message << ")";
       fail(msg.str(), x.code, x.pos);
     }
     case StmtKind::Map: {

@@ -192,7 +192,9 @@ public:
   // element (emitted at the top of a SOAC body) becomes a host Check of the
   // given code and values instead (hoisted; it then also fires for an empty
   // SOAC).
-  ExpP deviceGuard(ExpP ok, int pos, int code = 0, std::vector<ExpP> values = {});
+  // `what` names the checked operands where that reads better than the code's
+  // generic words (host checks only: a device guard reports its code).
+  ExpP deviceGuard(ExpP ok, int pos, int code = 0, std::vector<ExpP> values = {}, std::string what = "");
   Block *hostBlock = nullptr;   // the host block around the current SOAC body
   Block *deviceTop = nullptr;   // the SOAC body's top block
   int deviceVarStart = 0;       // vars created from here on are body-local

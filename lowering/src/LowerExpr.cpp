@@ -1313,7 +1313,7 @@ static void flattenParam(Lowerer &L, const std::string &name, const TypeP &t, in
   for (auto k : ks) vars.push_back(L.newVar(name, arrayT(k, rank)));
 }
 
-ExpP Lowerer::deviceGuard(ExpP ok, int pos, int code, std::vector<ExpP> values) {
+ExpP Lowerer::deviceGuard(ExpP ok, int pos, int code, std::vector<ExpP> values, std::string what) {
   int64_t c;
   if (constValue(ok, c) && c) return constLong(0);
   if (!noHoist && cur == deviceTop && hostBlock) {
@@ -1328,13 +1328,14 @@ ExpP Lowerer::deviceGuard(ExpP ok, int pos, int code, std::vector<ExpP> values) 
       ch->cond = ok;
       ch->pos = pos;
       ch->values = values;
-      static const char *what[] = {"index out of bounds", "shape mismatch", "zip of arrays of different sizes",
+      static const char *generic[] = {"index out of bounds", "shape mismatch", "zip of arrays of different sizes",
                                    "empty array", "irregular nested array", "check failed", "negative size"};
       bool fewValues = (ch->code == Check::Bounds && ch->values.size() != 3) ||
                        ((ch->code == Check::Shape || ch->code == Check::ZipSize || ch->code == Check::Irregular) &&
                         ch->values.size() < 2) ||
                        (ch->code == Check::Negative && ch->values.empty());
-      if (fewValues || ch->code == Check::Other) ch->message = what[ch->code], ch->code = Check::Other;
+      if (fewValues || ch->code == Check::Other) ch->message = generic[ch->code], ch->code = Check::Other;
+      else ch->message = what;
       ch->note = "hoisted from a parallel body";
       hostBlock->stmts.push_back(ch);
       return constLong(0);

@@ -180,6 +180,15 @@ static std::vector<ExpP> condUpd(Lowerer &Lw, const ExpP &c, const std::vector<E
   return rs;
 }
 
+// What a size check between two operands of `name` compares, for its message
+// ("the indices and values of hist differ in size: 3 vs 2").
+static std::string operandsOf(const std::string &name) {
+  if (name == "scatter" || name == "hist") return "the indices and values of " + name;
+  if (name == "segmented_scan" || name == "segmented_reduce") return "the flags and values of " + name;
+  if (name == "reduce_by_key") return "the keys and values of " + name;
+  return "";
+}
+
 static Val deviceSegOp(Lowerer &Lw, const std::string &name, const std::vector<Val> &args, const Span &at, const TypeP &rt) {
   auto indexable = [&](const Val &v) {
     if (!v.isArrayLike()) Lw.error(at, "'" + name + "' of a value that is not an array");
@@ -187,7 +196,8 @@ static Val deviceSegOp(Lowerer &Lw, const std::string &name, const std::vector<V
   };
   auto zipGuard = [&](const Val &a, const Val &b) {
     ExpP na = Lw.extent(a, 0, at), nb = Lw.extent(b, 0, at);
-    return Lw.bindScalar("n", addL(na, Lw.deviceGuard(binaryExp(BinOp::Eq, na, nb), Lw.position(at), Check::ZipSize, {na, nb})));
+    return Lw.bindScalar("n", addL(na, Lw.deviceGuard(binaryExp(BinOp::Eq, na, nb), Lw.position(at), Check::ZipSize,
+                                                      {na, nb}, operandsOf(name))));
   };
   auto L = [](const ExpP &e) { return toLong(e); };
   if (name == "scatter") {
@@ -1123,6 +1133,7 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     ch->cond = binaryExp(BinOp::Eq, na, nb);
     ch->pos = position(at);
     ch->values = {na, nb};
+    ch->message = operandsOf(name);
     emit(ch);
   };
   if (name == "scatter") {

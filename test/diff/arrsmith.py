@@ -721,7 +721,7 @@ class Gen:
             f = self.pick(["take", "drop", "rotate"])
             n = self.int_expr(INT, env, min(d, 2)) if f == "rotate" else self.size_expr(env, d, 8)
             if f != "rotate" and self.chance(0.85):
-                # mostly within the length (take/drop require 0 <= n <= length)
+                # mostly within the length (outside [0, length] take/drop clamp)
                 n = V("min(%s, length(%s))" % (n.text, src.text), S(INT), mag=8)
             return V("%s(%s, %s)" % (f, n.text, src.text), ty, exact=src.exact, mag=src.mag, frac=src.frac,
                      length=src.length, nonempty=src.nonempty and f == "rotate")

@@ -5,6 +5,7 @@
 // letter; the letter gives the kind of type it may stand for:
 //   a b c : any element type (scalar or tuple; with rowPoly also an array,
 //           which makes the intrinsic apply to the rows of a higher-rank array)
+//   s     : any scalar (bool int long float double)
 //   n     : a numeric scalar (int long float double)
 //   i j   : an integer scalar (int long)
 // An empty signature means a special rule in TypeCheck.cpp (see `doc`).
@@ -31,7 +32,7 @@ const std::vector<IntrinsicInfo> &intrinsicTable() {
       {"gather", "(a[[*]], i[[*]]) -> a[[*]]", false, ""},
       {"hist", "((a, a) -> a, a, i, j[[*]], a[[*]]) -> a[[*]]", false, ""},
       {"sort", "(n[[*]]) -> n[[*]]", false, ""},
-      {"sort_by", "((a) -> n, a[[*]]) -> a[[*]]", false, ""},
+      {"sort_by", "((a) -> s, a[[*]]) -> a[[*]]", false, ""},
       {"reduce_by_key", "((a, a) -> a, a, n[[*]], a[[*]]) -> (n[[*]], a[[*]])", false, ""},
       {"sum", "(n[[*]]) -> n", false, ""},
       {"product", "(n[[*]]) -> n", false, ""},

@@ -285,6 +285,7 @@ bool Checker::occurs(int id, const TypeP &t0) {
 
 bool Checker::satisfies(const VarInfo &v, const TypeP &t) {
   switch (v.kind) {
+  case 's': return t->isScalar();
   case 'n': return t->isNumeric();
   case 'i': return t->isIntegral();
   case 'f': return t->isFloating();
@@ -302,6 +303,10 @@ static char combineKinds(char a, char b) {
     return a;
   if (a == 'a')
     return b;
+  if (a == 's')
+    return b; // s + n = n, s + i = i, s + f = f
+  if (b == 's')
+    return a;
   if (a == 'n')
     return b; // n + i = i, n + f = f
   if (b == 'n')
@@ -425,6 +430,7 @@ std::string Checker::describe(const TypeP &t0) {
     auto &v = varInfo_[t->id];
     switch (v.kind) {
     case 'n': return "<numeric>";
+    case 's': return "<scalar>";
     case 'i': return "<int or long>";
     case 'f': return "<float or double>";
     default: return v.name.empty() || (v.name.size() == 1 && islower(v.name[0])) ? "<any>" : v.name;
@@ -510,7 +516,7 @@ TypeP Checker::parseSig(const std::string &s, std::map<char, TypeP> &vars, bool 
         char c = w.empty() ? 'a' : w[0];
         auto it = vars.find(c);
         if (it == vars.end()) {
-          char kind = c == 'n' ? 'n' : (c == 'i' || c == 'j') ? 'i' : c == 'f' ? 'f' : 'a';
+          char kind = c == 'n' ? 'n' : c == 's' ? 's' : (c == 'i' || c == 'j') ? 'i' : c == 'f' ? 'f' : 'a';
           it = vars.emplace(c, freshVar(kind, rowPoly && kind == 'a', std::string(1, c))).first;
         }
         t = it->second;

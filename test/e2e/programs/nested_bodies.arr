@@ -557,13 +557,22 @@ export double[[*]] norms(int[[*,*]] m) =
 // error: out of bounds
 export int[[*]] pos_at(int[[*,*]] m, int k) = [filter(\v -> v > 0, m[i, :])[k] | i <- iota(m.size(0))];
 
-// A check inside a stdlib function is reported at the call, with a note.
+// take clamps its count to [0, length] (docs/reference.md).
 // == test
 // in:  [[1, 2, 3], [4, 5, 6]] 2
 // out: [3, 9]
 // in:  [[1, 2, 3], [4, 5, 6]] 4
-// error: note: in take at
+// out: [6, 15]
+// in:  [[1, 2, 3], [4, 5, 6]] -1
+// out: [0, 0]
 export int[[*]] take_row(int[[*,*]] m, int n) = [sum(take(n, m[i, :])) | i <- iota(m.size(0))];
+
+// == test
+// in:  [[1, 2, 3], [4, 5, 6]] [1, 1, 1]
+// out: [6, 15]
+// in:  [[1, 2, 3], [4, 5, 6]] [1, 1]
+// error: note: in dot at
+export int[[*]] dot_rows(int[[*,*]] m, int[[*]] v) = [dot(m[i, :], v) | i <- iota(m.size(0))];
 
 // replicate of an irregular array computed in the body (made indexable first)
 // == test
@@ -620,7 +629,7 @@ export int[[*,*,*,*]] rank4_filter(int[[*,*]] m) =
 // in:  [[1, -2, 3], [4, 5, 6]]
 // out: [3, 5]
 // in:  [[1, -2, 3], [0, 0, 0]]
-// error: nested_bodies.arr:624:49: index 1 out of bounds for axis 0 of size 0
+// error: nested_bodies.arr:633:49: index 1 out of bounds for axis 0 of size 0
 export int[[*]] second_pos_err(int[[*,*]] m) = [filter(\x -> x > 0, m[i, :])[1] | i <- iota(m.size(0))];
 // == test
 // in:  [[1, 2, 3]]

@@ -4,7 +4,7 @@ export (int, double)[[*]] pairs((int, double)[[*,*]] a, (bool, long) t) =
 export float get(float[[*]] a, int i) = a[i];
 export int[[*,*]] tr(int[[*,*]] a) = transpose(a);
 export long wrap(long x) = x * x + 9223372036854775807L;
-export double[[*]] tk(int n) = take(n, replicate(2, 4.0));
+export double[[*]] tk(int n) = matvec(new double[[2, 2]], replicate(n, 4.0));
 // difftest seed 7118: the head's probe of length(drop(...)) had left Lets
 // in the body reading arrays the probe never kept.
 export (int, int)[[*]] dropped(int a) = gather(drop(1, [(19, 7) | _x <- [4.5], _z <- [1, 2, 3]]), [i % length(drop(1, [(19, 7) | _x <- [4.5], _z <- [1, 2, 3]])) | i <- replicate(1, a)]);

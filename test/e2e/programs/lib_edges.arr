@@ -1,0 +1,73 @@
+// Library edges found by the held-out QA of stop 37 (docs/reference.md):
+// sort_by with a bool key (false first, stable), take/drop clamping their
+// count to [0, length], and size mismatches naming the operands.
+
+// == test
+// in:  [1, 2, 3, 4, 5, 6]
+// out: [1, 3, 5, 2, 4, 6]
+export int[[*]] by_even(int[[*]] xs) = sort_by(\x -> x % 2 == 0, xs);
+
+// == test
+// in:  [[5, 1, 4, 2], [3, 3, 0, 9]]
+// out: [1, 2, 5, 4, 0, 3, 3, 9]
+export int[[*]] rows_by_big(int[[*,*]] m) = flatten([sort_by(\x -> x > 2, m[i, :]) | i <- iota(m.size(0))]);
+
+// == test
+// in:  [1, 2, 3, 4, 5, 6]
+// out: [(3, 1), (4, 3), (5, 0), (6, 2), (1, 2), (2, 4)]
+export (int, int)[[*]] pairs_by_less(int[[*]] xs) = sort_by(\(a, b) -> a < b, zip(xs, [x * 7 % 5 | x <- xs]));
+
+// The device sort (many tiles) with a bool key; expected from Python's
+// stable sorted(xs, key=lambda x: x % 3 == 0).
+// == test
+// in:  100000
+// out: 249851842902L
+export long big_by_three(int n) {
+  let s = sort_by(\x -> x % 3 == 0, [x * 7919 % 10007 | x <- iota(n)]);
+  return sum([long(v) * long(i % 1000) | v <- s | i <- iota(n)]);
+}
+
+// == test
+// in:  -1 [1, 2]
+// out: ([], [1, 2])
+// in:  0 [1, 2]
+// out: ([], [1, 2])
+// in:  1 [1, 2]
+// out: ([1], [2])
+// in:  2 [1, 2]
+// out: ([1, 2], [])
+// in:  5 [1, 2]
+// out: ([1, 2], [])
+// in:  3 []
+// out: ([], [])
+export (int[[*]], int[[*]]) take_drop(int n, int[[*]] xs) = (take(n, xs), drop(n, xs));
+
+// == test
+// in:  [[1, 2, 3], [4, 5, 6]] -1
+// out: [6, 15]
+// in:  [[1, 2, 3], [4, 5, 6]] 2
+// out: [303, 906]
+// in:  [[1, 2, 3], [4, 5, 6]] 4
+// out: [600, 1500]
+export int[[*]] take_drop_rows(int[[*,*]] m, int n) =
+  [sum(take(n, m[i, :])) * 100 + sum(drop(n, m[i, :])) | i <- iota(m.size(0))];
+
+// == test
+// in:  [1, 2, 3] [1, 2]
+// error: the keys and values of reduce_by_key differ in size: 3 vs 2
+export (int[[*]], int[[*]]) rbk(int[[*]] k, int[[*]] v) = reduce_by_key((+), 0, k, v);
+
+// == test
+// in:  [1, 2, 3] [1, 2]
+// error: the indices and values of hist differ in size: 3 vs 2
+export int[[*]] hist4(int[[*]] k, int[[*]] v) = hist((+), 0, 4, k, v);
+
+// == test
+// in:  [1, 2, 3] [1, 2]
+// error: the indices and values of scatter differ in size: 3 vs 2
+export int[[*]] scatter4(int[[*]] k, int[[*]] v) = scatter(replicate(4, 0), k, v);
+
+// == test
+// in:  [true, false] [1, 2, 3]
+// error: the flags and values of segmented_reduce differ in size: 2 vs 3
+export int[[*]] segred(bool[[*]] f, int[[*]] v) = segmented_reduce((+), 0, f, v);
