@@ -71,3 +71,14 @@ export double[[*,*]] kmeans_loop(double[[*,*]] P, double[[*,*]] C0, int iters) =
     let cnt = hist((+), 0, C.size(0), ids, replicate(P.size(0), 1)) in
     [[ if cnt[c] == 0 then C[c, j] else sum([if ids[i] == c then P[i, j] else 0.0 | i <- iota(P.size(0))]) / double(cnt[c])
        | j <- iota(P.size(1))] | c <- iota(C.size(0))];
+
+// Per-column sums through reduce_by_key, scattered into k bins (the
+// held-out form of stop 37).
+// == test
+// in: [1, 0, 1] [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]] 3
+// out: [[3.0, 6.0, 0.0], [4.0, 8.0, 0.0]]
+// == bench
+// sizes: m=10^5, d=20, k=10
+// gen: [m]:0..9 [m, d]:0..100 k
+export double[[*,*]] sums5(int[[*]] ids, double[[*,*]] P, int k) =
+  [let (ks, vs) = reduce_by_key((+), 0.0, ids, P[:, j]) in scatter(replicate(k, 0.0), ks, vs) | j <- iota(P.size(1))];

@@ -52,3 +52,18 @@ export (int[[*]], int[[*]]) plus_ten(int[[*]] k, int[[*]] v) = reduce_by_key((+)
 // CHECK-NOT: if
 // CHECK: } ne (-inff)
 export (int[[*]], float[[*]]) maxcat(int[[*]] k, float[[*]] v) = reduce_by_key(max, -1.0f / 0.0f, k, v);
+
+// Nested, with keys from outside the nest (the same in every segment): the
+// range is taken over that array once, not over every segment's copy.
+// CHECK-LABEL: export per_column(
+// CHECK: // reduce_by_key: the keys' range
+// CHECK-NEXT: red_{{[0-9]+}}: long, red_{{[0-9]+}}: long = reduce (i_{{[0-9]+}} < ids_{{[0-9]+}}.shape(0)) {
+// CHECK: hist bins
+export double[[*,*]] per_column(int[[*]] ids, double[[*,*]] P, int k) =
+  [let (ks, vs) = reduce_by_key((+), 0.0, ids, P[:, j]) in scatter(replicate(k, 0.0), ks, vs) | j <- iota(P.size(1))];
+// Keys that vary by segment: the range over every segment's keys.
+// CHECK-LABEL: export per_column_shifted(
+// CHECK: // reduce_by_key: the keys' range
+// CHECK-NEXT: red_{{[0-9]+}}: long, red_{{[0-9]+}}: long = reduce (i_{{[0-9]+}} < total_{{[0-9]+}}) {
+export double[[*,*]] per_column_shifted(int[[*]] ids, double[[*,*]] P, int k) =
+  [let (ks, vs) = reduce_by_key((+), 0.0, [x + j | x <- ids], P[:, j]) in scatter(replicate(k, 0.0), ks, vs) | j <- iota(P.size(1))];
