@@ -5,7 +5,9 @@
 //                 (expands of one size for every segment become maps), each
 //                 round followed by simplify + deadCode, until neither
 //                 changes anything
-//   4. histOrder  (a histogram over two flattened indices walks along rows),
+//   4. segmentHist (a histogram binned by an expand's segment ids: a fold
+//                 per segment), histOrder  (a histogram over two flattened
+//                 indices walks along rows),
 //      fuseLoops  (sibling device loops of one count as one loop), simplify,
 //                 deadCode
 //   5. boundsChecks (reads and guards proven in range lose their checks;
@@ -37,6 +39,10 @@ void optimize(ir::Module &module) {
     // an expand's sizes are seen to be one size once fusion put them in it
     const bool fused = passes::fuse(module);
     if (!passes::regularExpand(module) && !fused) break;
+    passes::simplify(module);
+    passes::deadCode(module);
+  }
+  if (passes::segmentHist(module)) {
     passes::simplify(module);
     passes::deadCode(module);
   }

@@ -20,7 +20,7 @@
 // in: [2147483647, -2147483648, 2147483647] [1.0, 2.0, 3.0]
 // out: ([-2147483648, 2147483647], [2.0, 4.0])
 // in: [1, 2] [1.0]
-// error: zip
+// error: the keys and values of reduce_by_key differ in size: 2 vs 1
 export (int[[*]], double[[*]]) sales_by_store(int[[*]] store, double[[*]] amount) =
   reduce_by_key((+), 0.0, store, amount);
 

@@ -89,7 +89,7 @@ export double[[*,*]] kmeans(int iterations, double[[*,*]] P, double[[*,*]] C0) =
 // in: [5, 2, 7, 9, 4, 1] [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]]
 // out: ([2, 4], [12, 14, 24, 28])
 // in: [5, 2] [[1, 2, 3], [4, 5, 6]]
-// error: multihist.arr:96:50: zip of arrays of unequal sizes: 4 vs 6
+// error: multihist.arr:96:50: the indices and values of hist differ in size: 4 vs 6
 export (int[[*]], int[[*]]) otherwidth(int[[*]] xs, int[[*,*]] Q) {
   let ids = [x % 2 | x <- xs];
   let M = xs.size(0);
