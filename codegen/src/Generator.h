@@ -157,6 +157,12 @@ private:
   int hostIfDepth_ = 0;
   bool raiseOutsideIf_ = false, raiseInIf_ = false;
   bool raisedFlag_ = false; // emitting an export by function() (which declares arrc_raised)
+  // The statement position the export last set (`arrc_at`, the position an
+  // out-of-memory error reports); "" where control may join other paths.
+  std::string lastAt_;
+  int mainFile_ = -1; // the export's file: statements elsewhere (inlined stdlib) keep the caller's position
+  void setAt(const Stmt &s);
+  std::string spanAt(const Span &s) const;
   std::set<int> staged_;             // matrices whose rows the current map kernel staged
   std::set<const Exp *> uncheckedReads_; // checked reads emitted without their check (rangeReads)
   // The loop of a long row that a work-group's lanes share (SoacMapLongRows.cpp):

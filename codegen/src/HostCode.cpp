@@ -167,7 +167,13 @@ std::string Generator::header() const {
        "  require_fp64(ctx);\n"
        "  return ctx.kernel(unit_stride ? program_unit_stride() : program(), name);\n}\n";
   h += "// Throws the first error a kernel raised (bounds checks) as arrc::Error.\n";
-  h += "inline void check(arrc::Context &ctx) { ctx.check_errors(positions, num_positions); }\n\n";
+  h += "inline void check(arrc::Context &ctx) { ctx.check_errors(positions, num_positions); }\n";
+  h += "// Out of device memory (raised by the runtime, which knows no source\n"
+       "// position) reported at the statement that was running (`at`).\n";
+  h += "[[noreturn]] inline void rethrow_at(const char *at, const arrc::Error &e) {\n"
+       "  if (at && *at && std::strncmp(e.what(), \"out of device memory\", 20) == 0)\n"
+       "    throw arrc::Error(std::string(at) + \": \" + e.what());\n"
+       "  throw;\n}\n\n";
   if (!fused_.empty()) {
     h += "// Fused producers of the runtime primitive calls (arrc/primitives.h):\n"
          "// the SOAC bodies as the hooks each primitive calls.\n";
@@ -337,11 +343,14 @@ void Generator::hostStmt(const Stmt &s) {
     for (int o : x.outs) h(decl(o, false) + "{};");
     host_->open("if (" + exp(x.cond, false) + ")");
     ++hostIfDepth_;
+    lastAt_.clear();
     hostBlock(x.thenB);
     for (size_t i = 0; i < x.outs.size(); ++i) h(name(x.outs[i]) + " = " + exp(x.thenB.results.at(i), false) + ";");
     host_->close();
     host_->open("else");
+    lastAt_.clear();
     hostBlock(x.elseB);
+    lastAt_.clear();
     --hostIfDepth_;
     for (size_t i = 0; i < x.outs.size(); ++i) h(name(x.outs[i]) + " = " + exp(x.elseB.results.at(i), false) + ";");
     host_->close();
@@ -360,7 +369,9 @@ void Generator::hostStmt(const Stmt &s) {
       hostBlock(x.cond);
       h("if (!(" + exp(x.cond.results.at(0), false) + ")) break;");
     }
+    lastAt_.clear();
     hostBlock(x.body);
+    lastAt_.clear();
     loopAssign(*host_, x, false);
     host_->close();
     for (size_t i = 0; i < x.outs.size(); ++i) h(decl(x.outs[i], false) + " = " + name(x.params.at(i)) + ";");
@@ -368,6 +379,7 @@ void Generator::hostStmt(const Stmt &s) {
   }
   case StmtKind::Alloc: {
     auto &x = static_cast<const Alloc &>(s);
+    setAt(s);
     int v = x.outs.at(0);
     const ir::Type &t = typeOf(v);
     std::vector<std::string> d;
@@ -405,6 +417,7 @@ void Generator::hostStmt(const Stmt &s) {
   default: break;
   }
   // a SOAC: note whether its kernels can raise, and where
+  setAt(s);
   const bool before = mayRaise_;
   mayRaise_ = false;
   soac(s);
@@ -415,6 +428,19 @@ void Generator::hostStmt(const Stmt &s) {
     raiseOutsideIf_ = true;
   }
   mayRaise_ = mayRaise_ || before;
+}
+
+// "path:line:col" of a span in the export's file, else "".
+std::string Generator::spanAt(const Span &s) const {
+  if (!s.valid() || s.file != mainFile_ || size_t(s.file) >= m_.files.size()) return "";
+  return m_.files[size_t(s.file)] + ":" + std::to_string(s.begin.line) + ":" + std::to_string(s.begin.col);
+}
+
+void Generator::setAt(const Stmt &s) {
+  std::string at = spanAt(s.span);
+  if (at.empty() || at == lastAt_) return;
+  lastAt_ = at;
+  h("arrc_at = " + quote(at) + ";");
 }
 
 void Generator::soac(const Stmt &s) {
@@ -509,6 +535,11 @@ void Generator::function(const Function &f) {
   // one call at a time per Context: kernels carry argument state, and a
   // device error belongs to the call that raised it (docs/runtime.md, "Threads")
   c.line("const auto arrc_lock = ctx.lock();");
+  mainFile_ = f.span.file;
+  lastAt_ = spanAt(f.span);
+  c.line("const char *arrc_at = " + quote(lastAt_) + "; // the statement running (out-of-memory errors)");
+  c.line("try {");
+  c.ind++;
   const size_t raisedAt = c.s.size();
   raisedFlag_ = true;
   for (size_t i = 0; i < f.paramTypes.size(); ++i) {
@@ -534,6 +565,10 @@ void Generator::function(const Function &f) {
   }
   size_t pos = 0;
   c.line("return " + buildValue(f.resultType, res, pos) + ";");
+  c.ind--;
+  c.line("} catch (const arrc::Error &arrc_e) {");
+  c.line("  detail::rethrow_at(arrc_at, arrc_e);");
+  c.line("}");
   c.ind--;
   c.line("}");
   c.line("");

@@ -92,6 +92,12 @@ static bool sweep(Block &b, const std::set<int> &used, const std::set<int> &guar
       for (int o : s->outs) live = live || (used.count(o) && !writeOnly.count(o));
     }
     if (s->kind == StmtKind::Write && writeOnly.count(static_cast<const Write &>(*s).array)) live = false;
+    if (s->kind == StmtKind::Check) {
+      // a check whose condition simplification made true never fails
+      int64_t c;
+      const auto &ch = static_cast<const Check &>(*s);
+      if (constValue(ch.cond, c) && c != 0) live = false;
+    }
     if (s->kind == StmtKind::Map && s->outs.empty()) {
       const auto &map = static_cast<const Map &>(*s);
       live = blockMayRaise(map.body);

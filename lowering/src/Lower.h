@@ -235,6 +235,9 @@ public:
   };
   ExpP bindScalar(const std::string &name, ExpP e);   // Let unless trivial
   int position(const Span &s);                         // Module::positions entry
+  // An extent as the int that length() and size() return: on the host, a
+  // check that it fits (an array of 2^31 elements or more), not a wrap.
+  ExpP extentAs(const ExpP &n, ScalarKind k, const Span &at);
   // Runs f with cur = a fresh block (device code when `dev`), returning it.
   Block subBlock(bool dev, const std::function<std::vector<ExpP>()> &f);
 

@@ -1265,12 +1265,12 @@ Val Lowerer::lower(const ExprP &ep) {
       for (int j = a.rank() - 1; j >= 0; --j)
         n = selectExp(binaryExp(BinOp::Eq, kv, constLong(j)), extent(a, j, e.span), n);
       ScalarKind rk = e.type && e.type->isScalar() ? e.type->scalar : ScalarKind::Long;
-      return Val::scalar(convertExp(n, rk), arrc::Type::scalarOf(rk));
+      return Val::scalar(extentAs(n, rk, e.span), arrc::Type::scalarOf(rk));
     }
     if (k < 0 || k >= a.rank()) error(x.axis->span, "axis " + std::to_string(k) + " out of range for an array of rank " + std::to_string(a.rank()));
     ExpP n = extent(a, int(k), e.span);
     ScalarKind rk = e.type && e.type->isScalar() ? e.type->scalar : ScalarKind::Long;
-    return Val::scalar(convertExp(n, rk), arrc::Type::scalarOf(rk));
+    return Val::scalar(extentAs(n, rk, e.span), arrc::Type::scalarOf(rk));
   }
   case ExprKind::Rank: {
     Val a = lower(static_cast<const arrc::Rank &>(e).array);
@@ -1311,6 +1311,22 @@ static void flattenParam(Lowerer &L, const std::string &name, const TypeP &t, in
   std::vector<ScalarKind> ks;
   typeLeaves(t, ks);
   for (auto k : ks) vars.push_back(L.newVar(name, arrayT(k, rank)));
+}
+
+ExpP Lowerer::extentAs(const ExpP &n, ScalarKind k, const Span &at) {
+  int64_t c;
+  if (k == ScalarKind::Int && !device && !(constValue(n, c) && c <= 2147483647)) {
+    ExpP v = bindScalar("extent", toLong(n));
+    auto ch = std::make_shared<Check>();
+    ch->code = Check::Other;
+    ch->cond = binaryExp(BinOp::Le, v, constLong(2147483647));
+    ch->pos = position(at);
+    ch->message = "an array of 2^31 elements or more: its length does not fit the int that length() and size() return";
+    ch->span = at;
+    emit(ch);
+    return convertExp(v, k);
+  }
+  return convertExp(n, k);
 }
 
 ExpP Lowerer::deviceGuard(ExpP ok, int pos, int code, std::vector<ExpP> values, std::string what) {

@@ -486,7 +486,7 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     need(1);
     ExpP n = length(args[0], at);
     ScalarKind k = rt && rt->isScalar() ? rt->scalar : ScalarKind::Long;
-    return Val::scalar(convertExp(n, k), arrc::Type::scalarOf(k));
+    return Val::scalar(extentAs(n, k, at), arrc::Type::scalarOf(k));
   }
   if (name == "map") {
     need(2);

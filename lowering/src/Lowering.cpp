@@ -32,6 +32,8 @@ bool lowerProgram(const Program &program, const SourceManager &sources, Diagnost
   if (program.modules.empty()) return true;
   const arrc::Module &main = program.modules[0];
   out.name = main.name;
+  out.files.clear();
+  for (int f = 0; f < sources.count(); ++f) out.files.push_back(sources.path(f));
   bool ok = true;
   for (auto &fp : main.functions) {
     if (!fp || !fp->exported || !fp->typeParams.empty()) continue;

@@ -371,6 +371,7 @@ struct Module {
   std::vector<VarInfo> vars;
   std::vector<Function> functions;
   std::vector<std::string> positions;      // "file:line:col" for runtime errors
+  std::vector<std::string> files;          // each Span::file's path (codegen's positions of statements)
   // In-body checks (device code has no Check statement; docs/lowering.md):
   // `var` is a one-element long Literal {0} that bodies read at index
   // select(ok, 0, 1) with checkPos set; a failed read of it means check

@@ -112,6 +112,7 @@ void oom() {
   }
   std::printf("  error: %s\n", msg.c_str());
   expect(msg.find("out of device memory") != std::string::npos, "an arrc::Error names the cause");
+  expect(msg.find("faults.arr:") != std::string::npos, "and the source position of the statement that ran");
   expect(dx.to_vector() == xs, "the input is unchanged");
   expect(ctx.pool_stats().live_bytes == live, "no device memory is left allocated by the failed call");
   expect(callAll(ctx, 1000, 7), "the context works for the next calls");

@@ -71,3 +71,13 @@ export int[[*]] scatter4(int[[*]] k, int[[*]] v) = scatter(replicate(4, 0), k, v
 // in:  [true, false] [1, 2, 3]
 // error: the flags and values of segmented_reduce differ in size: 2 vs 3
 export int[[*]] segred(bool[[*]] f, int[[*]] v) = segmented_reduce((+), 0, f, v);
+
+// length() and size() are int: an array of 2^31 elements or more is an
+// error where its length is taken, not a wrapped value (the replicate is
+// never made: its length is n).
+// == test
+// in:  3000000000L
+// error: an array of 2^31 elements or more: its length does not fit the int
+// in:  30L
+// out: 30
+export int len_of(long n) = length(replicate(n, true));

@@ -12,17 +12,17 @@
 // the loop's own int counter (devLoop's rebased loop).
 // CHECK-NEXT: if ([[CNT]] >= 0 && (long)([[LO]]) + [[CNT]] <= 2147483647L) {
 // CHECK: for (int [[V:arrc_[0-9]+_k]] = (int)([[LO]]); [[V]] < [[V]]_end; ++[[V]]) {
-// CHECK-NOT: arrc_in_bounds(arrc_err, 2,
-// CHECK-NOT: arrc_in_bounds(arrc_err, 4,
-// CHECK: arrc_in_bounds(arrc_err, 3,
+// CHECK-NOT: arrc_in_bounds(arrc_err, 3,
+// CHECK-NOT: arrc_in_bounds(arrc_err, 5,
+// CHECK: arrc_in_bounds(arrc_err, 4,
 // CHECK: else {
 // CHECK: for (long
-// CHECK-NOT: arrc_in_bounds(arrc_err, 2,
-// CHECK: arrc_in_bounds(arrc_err, 3,
+// CHECK-NOT: arrc_in_bounds(arrc_err, 3,
+// CHECK: arrc_in_bounds(arrc_err, 4,
 // CHECK: else {
 // CHECK: for (long
-// CHECK: arrc_in_bounds(arrc_err, 2,
-// CHECK-SAME: arrc_in_bounds(arrc_err, 4,
+// CHECK: arrc_in_bounds(arrc_err, 3,
+// CHECK-SAME: arrc_in_bounds(arrc_err, 5,
 export double[[*]] spmv(int[[*]] row_off, int[[*]] cols, double[[*]] vals, double[[*]] x) =
   [sum([vals[k] * x[cols[k]] | k <- [row_off[i]..<row_off[i + 1]]]) | i <- iota(length(row_off) - 1)];
 

@@ -11,7 +11,7 @@
 // Counters below the array's own extents: no check left.
 export double[[*]] rowsums(double[[*,*]] A) = [sum([A[i, j] | j <- [0..<A.size(1)]]) | i <- [0..<A.size(0)]];
 // LOW-LABEL: export rowsums(
-// LOW: A_{{[0-9]+}}[long(i_{{[0-9]+}}), long(j_{{[0-9]+}})]!0
+// LOW: A_{{[0-9]+}}[long(i_{{[0-9]+}}), long(j_{{[0-9]+}})]!{{[0-9]+}}
 // CHECK-LABEL: export rowsums(
 // CHECK-NOT: ]!
 // CHECK: yield (acc_{{[0-9]+}} + A_{{[0-9]+}}[i_{{[0-9]+}}, k_{{[0-9]+}}])

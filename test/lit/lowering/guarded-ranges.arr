@@ -34,7 +34,10 @@ export int[[*]] above(int a, int b, int e) = [z | z <- [a..<b], e < z];
 
 export int[[*]] within(int[[*]] xs, int m) = [xs[z] | z <- [0..<m], z < length(xs)];
 // CHECK-LABEL: export within(
-// CHECK: select((int(xs_{{[0-9]+}}.shape(0)) < m_{{[0-9]+}}), int(xs_{{[0-9]+}}.shape(0)), m_{{[0-9]+}})
+// CHECK: = if (int(extent_{{[0-9]+}}) < m_{{[0-9]+}}) then {
+// CHECK: yield int(extent_{{[0-9]+}})
+// CHECK-NEXT: } else {
+// CHECK-NEXT: yield m_
 // CHECK-NOT: filter
 // CHECK: yield
 // The read needs no check: z is below the select, which is below the
@@ -55,7 +58,7 @@ export int[[*]] inclusive_lt(int a, int b, int e) = [z | z <- [a..b], z < e];
 // A bound inside a conjunction: `a && b` is the filters `a, b`.
 export int[[*]] conj(int[[*]] xs, int m) = [z | z <- [0..<m], z < length(xs) && xs[z] > 0];
 // CHECK-LABEL: export conj(
-// CHECK: select((int(xs_{{[0-9]+}}.shape(0)) < m_{{[0-9]+}})
+// CHECK: = if (int(extent_{{[0-9]+}}) < m_{{[0-9]+}}) then {
 // CHECK: = filter (
 // CHECK-NOT: &&
 // CHECK: = if (xs_{{[0-9]+}}[long(z_{{[0-9]+}})]!{{[0-9]+}} > 0) then {
