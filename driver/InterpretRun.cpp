@@ -242,6 +242,9 @@ int interpretModule(const ir::Module &m, const RunRequest &req) {
     }
     std::cerr << diagnostic(e.what(), req.input);
     return 1;
+  } catch (const std::bad_alloc &) {
+    std::cerr << "arrc run: error: out of memory in the interpreter\n";
+    return 1;
   } catch (const std::exception &e) {
     std::cerr << "arrc run: error: the interpreter failed: " << e.what() << "\n";
     return 3;

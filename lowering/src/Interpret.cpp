@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <numeric>
 #include <sstream>
+#include <unistd.h>
 
 namespace arrc::ir {
 
@@ -60,9 +61,20 @@ Value Value::arrayFloat(std::vector<double> data, std::vector<int64_t> shape, Sc
   r.shape = std::move(shape);
   return r;
 }
+// The interpreter keeps 8 bytes an element: an array larger than this
+// machine's memory is an error here, where Linux would hand out the pages
+// and its out-of-memory killer end the process later.
+static void checkFits(int64_t n) {
+  static const double phys = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+  if (phys > 0 && double(n) * 8.0 > phys)
+    throw RuntimeError("out of memory: the interpreter's array of " + std::to_string(n) + " elements (" +
+                           std::to_string(n * 8) + " bytes) exceeds this machine's memory",
+                       Check::Other, -1);
+}
 Value Value::zeros(Type t, std::vector<int64_t> shape) {
   int64_t n = 1;
   for (auto s : shape) n *= std::max<int64_t>(s, 0);
+  checkFits(n);
   if (isFloatKind(t.elem)) return arrayFloat(std::vector<double>(n, 0.0), shape, t.elem);
   return arrayInt(std::vector<int64_t>(n, 0), shape, t.elem);
 }
@@ -418,7 +430,21 @@ struct Interp {
     return outs;
   }
 
+  // A statement; an out-of-memory error (raised with no position) gets the
+  // statement's, as the compiled program reports it.
   void stmt(const Stmt &s) {
+    try {
+      stmtAt(s);
+    } catch (const RuntimeError &e) {
+      if (e.pos >= 0 || std::string(e.what()).rfind("out of memory", 0) != 0 || !s.span.valid() ||
+          size_t(s.span.file) >= m.files.size())
+        throw;
+      throw RuntimeError(m.files[size_t(s.span.file)] + ":" + std::to_string(s.span.begin.line) + ":" +
+                             std::to_string(s.span.begin.col) + ": " + e.what(),
+                         e.code, -1);
+    }
+  }
+  void stmtAt(const Stmt &s) {
     switch (s.kind) {
     case StmtKind::Let: set(s.outs[0], eval(static_cast<const Let &>(s).value)); break;
     case StmtKind::If: {

@@ -8,3 +8,4 @@ export double[[*]] tk(int n) = matvec(new double[[2, 2]], replicate(n, 4.0));
 // difftest seed 7118: the head's probe of length(drop(...)) had left Lets
 // in the body reading arrays the probe never kept.
 export (int, int)[[*]] dropped(int a) = gather(drop(1, [(19, 7) | _x <- [4.5], _z <- [1, 2, 3]]), [i % length(drop(1, [(19, 7) | _x <- [4.5], _z <- [1, 2, 3]])) | i <- replicate(1, a)]);
+export long huge(long n) = (let a = [i | i <- iota(n)] in a[n / 2L]);
