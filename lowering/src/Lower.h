@@ -235,6 +235,24 @@ public:
   };
   ExpP bindScalar(const std::string &name, ExpP e);   // Let unless trivial
   int position(const Span &s);                         // Module::positions entry
+  // reduce_by_key's histogram plan (LowerGroupByHist.cpp): where the keys
+  // are integers and op applies in any order (groupsByHist), an If between
+  // the histograms over the keys' range and sortPlan(). range() and cols()
+  // make the element columns where they are called (the range's Reduce, the
+  // histograms: each consumer its own copy, for fusion); total: the number
+  // of elements; width: the number of segments of a flattened
+  // reduce_by_key (null: one). Results: keys, [segment ids,] values...
+  struct GroupCols {
+    ExpP n;
+    std::function<ExpP(const ExpP &)> key;                 // element i's key
+    std::function<ExpP(const ExpP &)> seg;                 // its segment (with a width)
+    std::function<std::vector<ExpP>(const ExpP &)> values; // its value's leaves
+  };
+  bool groupsByHist(ScalarKind keyKind, const Lambda &op, const std::vector<ScalarKind> &vks);
+  std::vector<ExpP> groupByHist(const std::function<GroupCols()> &range, const std::function<GroupCols()> &cols,
+                                const ExpP &total, const ExpP &width, ScalarKind keyKind, const Lambda &op,
+                                const std::vector<ExpP> &ne, const std::vector<ScalarKind> &vks,
+                                const std::function<std::vector<ExpP>()> &sortPlan, const Span &at);
   // An extent as the int that length() and size() return: on the host, a
   // check that it fits (an array of 2^31 elements or more), not a wrap.
   ExpP extentAs(const ExpP &n, ScalarKind k, const Span &at);

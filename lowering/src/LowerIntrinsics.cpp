@@ -1321,88 +1321,22 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     // span fewer than max(n, 4096) values and at most the device's
     // group_by_hist_bins(), one histogram of counts and values over
     // [min key, max key] and a filter of the bins that have elements,
-    // instead of the sort (docs/lowering.md).
+    // instead of the sort (LowerGroupByHist.cpp, docs/lowering.md).
     Lambda opL = makeLambda(*this, ks, funcOp(*this, op, et, at));
     TypeP kt = elemTypeOf(keys.type);
-    bool byHist = kt && kt->isScalar() && (kt->scalar == ScalarKind::Int || kt->scalar == ScalarKind::Long);
-    for (size_t k = 0; byHist && k < ks.size(); ++k) {
-      const char *kind = nullptr;
-      byHist = ks[k] != ScalarKind::Bool && simpleComponent(opL, ks.size(), k, kind);
-    }
-    if (!byHist) return result(sortPlan(keys));
+    if (!kt || !kt->isScalar() || !groupsByHist(kt->scalar, opL, ks)) return result(sortPlan(keys));
     Val kv = materialize(keys, at);
     ExpP kArr = kv.arrs.at(0);
     ExpP n = bindScalar("n", shapeExp(kArr, 0));
-    auto mm = reduceElems(
-        *this, kv, {ScalarKind::Long, ScalarKind::Long},
-        [](const std::vector<ExpP> &a, const std::vector<ExpP> &b) {
-          return std::vector<ExpP>{callExp("min", {a[0], b[0]}, ScalarKind::Long),
-                                   callExp("max", {a[1], b[1]}, ScalarKind::Long)};
-        },
-        {constLong(INT64_MAX), constLong(INT64_MIN)}, at, "reduce_by_key: the keys' range",
-        [](const Val &item) {
-          ExpP k = toLong(item.e);
-          return std::vector<ExpP>{k, k};
-        });
-    ExpP kmin = bindScalar("kmin", mm[0]);
-    // max - min wraps to a negative value where it does not fit a long
-    ExpP span = bindScalar("span", binaryExp(BinOp::Sub, mm[1], kmin));
-    ExpP limit = callExp("min", {maxL(n, constLong(4096)), callExp("group_by_hist_bins", {}, ScalarKind::Long)},
-                         ScalarKind::Long);
-    auto plans = std::make_shared<If>();
-    plans->cond = binaryExp(BinOp::And, binaryExp(BinOp::Gt, n, constLong(0)),
-                            binaryExp(BinOp::And, binaryExp(BinOp::Ge, span, constLong(0)),
-                                      binaryExp(BinOp::Lt, span, limit)));
-    plans->thenB = subBlock(false, [&] {
-      ExpP bins = bindScalar("bins", addL(span, constLong(1)));
-      auto binOf = [&](const ExpP &iv) { return binaryExp(BinOp::Sub, toLong(readExp(kArr, {iv})), kmin); };
-      auto hist = [&](const std::vector<ScalarKind> &hk, const Lambda &hop, const std::vector<ExpP> &hne,
-                      const std::function<std::vector<ExpP>(const ExpP &)> &value) {
-        auto h = std::make_shared<Hist>();
-        h->bins = bins;
-        h->n = n;
-        h->index = newVar("i", L1());
-        ExpP iv = varExp(h->index, L1());
-        h->body = bodyBlock({h->n}, {h->index}, [&] {
-          std::vector<ExpP> r{binOf(iv)};
-          auto ls = value(iv);
-          r.insert(r.end(), ls.begin(), ls.end());
-          return r;
-        });
-        h->op = hop;
-        h->ne = hne;
-        for (auto k : hk) h->outs.push_back(newVar("hist", arrayT(k, 1)));
-        h->span = at;
-        emit(h);
-        return h->outs;
-      };
-      auto counts = hist({ScalarKind::Int}, makeLambda(*this, {ScalarKind::Int}, binOp(BinOp::Add)),
-                         {constInt(0)}, [](const ExpP &) { return std::vector<ExpP>{constInt(1)}; });
-      auto sums = hist(ks, opL, leaves(ne, at), [&](const ExpP &iv) { return leaves(elementAt(vs, {iv}), at); });
-      auto f = std::make_shared<Filter>();
-      f->n = bins;
-      f->index = newVar("b", L1());
-      ExpP bv = varExp(f->index, L1());
-      f->body.results = {binaryExp(BinOp::Gt, readExp(varExp(mod, counts[0]), {bv}), constInt(0)),
-                         convertExp(binaryExp(BinOp::Add, kmin, bv), kt->scalar)};
-      for (int o : sums) f->body.results.push_back(readExp(varExp(mod, o), {bv}));
-      std::vector<ExpP> out;
-      f->outs.push_back(newVar("keys", arrayT(kt->scalar, 1)));
-      for (auto k : ks) f->outs.push_back(newVar("vals", arrayT(k, 1)));
-      emit(f);
-      for (int o : f->outs) out.push_back(varExp(mod, o));
-      return out;
-    });
-    plans->elseB = subBlock(false, [&] { return sortPlan(kv); });
-    std::vector<ExpP> r;
-    for (auto &e : plans->thenB.results) {
-      int o = newVar("rbk", e->type);
-      plans->outs.push_back(o);
-      r.push_back(varExp(mod, o));
-    }
-    plans->span = at;
-    emit(plans);
-    return result(r);
+    auto cols = [&] {
+      GroupCols g;
+      g.n = n;
+      g.key = [kArr](const ExpP &i) { return readExp(kArr, {i}); };
+      g.values = [this, vs, at](const ExpP &i) { return leaves(elementAt(vs, {i}), at); };
+      return g;
+    };
+    return result(groupByHist(cols, cols, n, nullptr, kt->scalar, opL, leaves(ne, at), ks,
+                              [&] { return sortPlan(kv); }, at));
   }
   error(at, "unsupported intrinsic '" + name + "'");
 }

@@ -979,134 +979,47 @@ bool Lowerer::flattenScan(const Val &op, const Val &ne, const Val &xs, const Spa
   return false;
 }
 
-// The runs of a flattened reduce_by_key (its keys, segment ids and values),
-// as the top-level one (LowerIntrinsics.cpp): integer keys and an operator
-// that a histogram applies in any order (component-wise +, *, min, max; no
-// bool values), where every segment's bins over the keys' range [kmin,
-// kmax] together are fewer than max(total, 4096) and at most the device's
-// group_by_hist_bins(): a histogram of counts and one of values over bin
-// segment * (span + 1) + key - kmin, then a filter of the bins that have
-// elements (keys ascending in each segment, as sorted). Otherwise (and for
-// other keys or operators) sortPlan. k-means' sums per column written with
-// reduce_by_key, 20 columns of 10^6 points into 10 centres (docs/lowering.md).
-// build() makes the flat (key, values..., segment id) columns: each use
-// makes its own, which fusion then puts into its one consumer (the range's
-// reduce, the histograms: read where they are used, P's column walked
-// along its rows by HistOrder), where one materialised copy shared by
-// both plans was walked column by column (PoCL 400 ms of the 404).
-// invariantKeys: the keys when every segment has the same ones (an array
-// outside the nest, as k-means' `ids` against each column of P): their range
-// is taken over that array alone, not over every segment's copy (PoCL,
-// 20 columns of 10^6: 28 ms a call to 1.5).
+// The runs of a flattened reduce_by_key (its keys, segment ids and values):
+// the histogram plan (LowerGroupByHist.cpp) over every segment's bins side
+// by side, as the top-level one, else sortPlan. k-means' sums per column
+// written with reduce_by_key, 20 columns of 10^6 points into 10 centres
+// (docs/lowering.md). build() makes the flat (key, values..., segment id)
+// columns: each use makes its own, which fusion then puts into its one
+// consumer (the range's reduce, the histograms: read where they are used,
+// P's column walked along its rows by HistOrder), where one materialised
+// copy shared by both plans was walked column by column (PoCL 400 ms of
+// the 404). invariantKeys: the keys when every segment has the same ones (an
+// array outside the nest, as k-means' `ids` against each column of P):
+// their range is taken over that array alone, not over every segment's copy
+// (PoCL, 20 columns of 10^6: 28 ms a call to 1.5).
 static std::vector<ExpP> histPlan(Lowerer &L, const std::function<Segs()> &build, const Lambda &op,
                                   const std::vector<ExpP> &ne, const std::vector<ScalarKind> &vks,
                                   const NestCtx &c, const Span &at,
                                   const std::function<std::vector<ExpP>()> &sortPlan, const Val *invariantKeys) {
   Segs g = build();
   const ScalarKind kk = g.data[0]->type.elem;
-  bool byHist = kk == ScalarKind::Int || kk == ScalarKind::Long;
-  for (size_t k = 0; byHist && k < vks.size(); ++k) {
-    const char *kind = nullptr;
-    byHist = vks[k] != ScalarKind::Bool && simpleComponent(op, vks.size(), k, kind);
-  }
-  if (!byHist) return sortPlan();
-  // the keys' range
-  auto mm = std::make_shared<Reduce>();
-  mm->index = L.newVar("i", L1());
-  ExpP key;
-  if (invariantKeys) {
-    mm->n = toLong(L.extent(*invariantKeys, 0, at));
-    key = toLong(L.leaves(L.elementAt(*invariantKeys, {lv(mm->index)}), at).at(0));
-  } else {
-    mm->n = g.total;
-    key = toLong(readExp(g.data[0], {lv(mm->index)}));
-  }
-  mm->body.results = {key, key};
-  int a0 = L.newVar("lo", L1()), a1 = L.newVar("hi", L1()), b0 = L.newVar("lo", L1()), b1 = L.newVar("hi", L1());
-  mm->op.params = {a0, a1, b0, b1};
-  mm->op.body.results = {callExp("min", {lv(a0), lv(b0)}, ScalarKind::Long),
-                         callExp("max", {lv(a1), lv(b1)}, ScalarKind::Long)};
-  mm->ne = {constLong(INT64_MAX), constLong(INT64_MIN)};
-  mm->outs = {L.newVar("red", L1()), L.newVar("red", L1())};
-  mm->note = "reduce_by_key: the keys' range";
-  mm->span = at;
-  L.emit(mm);
-  ExpP kmin = L.bindScalar("kmin", lv(mm->outs[0]));
-  // max - min wraps to a negative value where it does not fit a long
-  ExpP span = L.bindScalar("span", binaryExp(BinOp::Sub, lv(mm->outs[1]), kmin));
-  ExpP limit = callExp("min", {maxL(g.total, constLong(4096)), callExp("group_by_hist_bins", {}, ScalarKind::Long)},
-                       ScalarKind::Long);
-  auto plans = std::make_shared<If>();
-  // width * (span + 1) < limit, without the product overflowing
-  plans->cond = binaryExp(
-      BinOp::And, binaryExp(BinOp::Gt, g.total, constLong(0)),
-      binaryExp(BinOp::And, binaryExp(BinOp::Ge, span, constLong(0)),
-                binaryExp(BinOp::And, binaryExp(BinOp::Lt, span, limit),
-                          binaryExp(BinOp::Lt, c.width,
-                                    binaryExp(BinOp::Div, limit, addL(span, constLong(1)))))));
-  plans->thenB = L.subBlock(false, [&] {
-    Segs g = build();
-    ExpP w1 = L.bindScalar("w", addL(span, constLong(1)));
-    ExpP bins = L.bindScalar("bins", mulL(c.width, w1));
-    auto hist = [&](const std::vector<ScalarKind> &hk, const Lambda &hop, const std::vector<ExpP> &hne, bool values) {
-      auto h = std::make_shared<Hist>();
-      h->bins = bins;
-      h->n = g.total;
-      h->index = L.newVar("i", L1());
-      ExpP iv = lv(h->index);
-      h->body.results = {addL(mulL(toLong(readExp(g.segIds, {iv})), w1),
-                              binaryExp(BinOp::Sub, toLong(readExp(g.data[0], {iv})), kmin))};
-      for (size_t k = 0; k < hk.size(); ++k)
-        h->body.results.push_back(values ? readExp(g.data[1 + k], {iv}) : constInt(1));
-      h->op = hop;
-      h->ne = hne;
-      for (auto k : hk) h->outs.push_back(L.newVar("hist", arrayT(k, 1)));
-      h->span = at;
-      L.emit(h);
-      return h->outs;
+  if (!L.groupsByHist(kk, op, vks)) return sortPlan();
+  auto cols = [&] {
+    Segs s = build();
+    Lowerer::GroupCols gc;
+    gc.n = s.total;
+    gc.key = [s](const ExpP &i) { return readExp(s.data[0], {i}); };
+    gc.seg = [s](const ExpP &i) { return readExp(s.segIds, {i}); };
+    gc.values = [s](const ExpP &i) {
+      std::vector<ExpP> v;
+      for (size_t k = 1; k < s.data.size(); ++k) v.push_back(readExp(s.data[k], {i}));
+      return v;
     };
-    Lambda add;
-    int x = L.newVar("x", scalarT(ScalarKind::Int)), y = L.newVar("y", scalarT(ScalarKind::Int));
-    add.params = {x, y};
-    add.body.results = {binaryExp(BinOp::Add, varExp(x, scalarT(ScalarKind::Int)), varExp(y, scalarT(ScalarKind::Int)))};
-    auto counts = hist({ScalarKind::Int}, add, {constInt(0)}, false);
-    // the operator with fresh parameters (the sort plan's segmented reduce has it too)
-    Lambda fop;
-    std::map<int, ExpP> sub;
-    for (int p : op.params) {
-      int q = L.newVar("p", L.mod.vars[p].type);
-      fop.params.push_back(q);
-      sub[p] = varExp(q, L.mod.vars[p].type);
-    }
-    fop.body = cloneFresh(L.mod, op.body, sub);
-    auto sums = hist(vks, fop, ne, true);
-    auto f = std::make_shared<Filter>();
-    f->n = bins;
-    f->index = L.newVar("b", L1());
-    ExpP bv = lv(f->index);
-    f->body.results = {binaryExp(BinOp::Gt, readExp(varExp(L.mod, counts[0]), {bv}), constInt(0)),
-                       convertExp(addL(kmin, binaryExp(BinOp::Mod, bv, w1)), kk),
-                       convertExp(binaryExp(BinOp::Div, bv, w1), ScalarKind::Int)};
-    for (int o : sums) f->body.results.push_back(readExp(varExp(L.mod, o), {bv}));
-    f->outs.push_back(L.newVar("rkey", arrayT(kk, 1)));
-    f->outs.push_back(L.newVar("rkey", arrayT(ScalarKind::Int, 1)));
-    for (auto k : vks) f->outs.push_back(L.newVar("vals", arrayT(k, 1)));
-    f->span = at;
-    L.emit(f);
-    std::vector<ExpP> out;
-    for (int o : f->outs) out.push_back(varExp(L.mod, o));
-    return out;
-  });
-  plans->elseB = L.subBlock(false, sortPlan);
-  std::vector<ExpP> r;
-  for (auto &e : plans->thenB.results) {
-    int o = L.newVar("rbk", e->type);
-    plans->outs.push_back(o);
-    r.push_back(varExp(L.mod, o));
-  }
-  plans->span = at;
-  L.emit(plans);
-  return r;
+    return gc;
+  };
+  auto range = [&] {
+    if (!invariantKeys) return cols();
+    Lowerer::GroupCols gc;
+    gc.n = toLong(L.extent(*invariantKeys, 0, at));
+    gc.key = [&L, invariantKeys, at](const ExpP &i) { return L.leaves(L.elementAt(*invariantKeys, {i}), at).at(0); };
+    return gc;
+  };
+  return L.groupByHist(range, cols, g.total, c.width, kk, op, ne, vks, sortPlan, at);
 }
 
 bool Lowerer::flattenReduceByKey(const Val &op, const Val &ne, const Val &keys0, const Val &vs0, const Span &at,
