@@ -81,3 +81,30 @@ export int[[*]] segred(bool[[*]] f, int[[*]] v) = segmented_reduce((+), 0, f, v)
 // in:  30L
 // out: 30
 export int len_of(long n) = length(replicate(n, true));
+
+// sort and reduce_by_key take bool elements and keys too (false first)
+// == test
+// in:  [true, false, true]
+// out: [false, true, true]
+export bool[[*]] sort_bools(bool[[*]] k) = sort(k);
+
+// == test
+// in:  [true, false, true] [1, 2, 3]
+// out: ([false, true], [2, 4])
+export (bool[[*]], int[[*]]) by_bool(bool[[*]] k, int[[*]] v) = reduce_by_key((+), 0, k, v);
+
+// nested: per row, sorted bools and reduce_by_key over bool keys
+// == test
+// in:  [[true, false, true], [true, true, true]] [1, 2, 3]
+// out: [42, 61]
+export int[[*]] rows_by_bool(bool[[*,*]] k, int[[*]] v) =
+  [(let (ks, vs) = reduce_by_key((+), 0, k[i, :], v) in vs[length(vs) - 1] * 10 + length(ks)) | i <- iota(k.size(0))];
+
+// the device sort of many bools; Python: sum(i for i, b in enumerate(sorted(x % 3 == 0 for x in range(n))) if b)
+// == test
+// in:  100000
+// out: 2777805555L
+export long many_bools(int n) {
+  let s = sort([x % 3 == 0 | x <- iota(n)]);
+  return sum([if b then long(i) else 0L | b <- s | i <- iota(n)]);
+}
