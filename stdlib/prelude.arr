@@ -22,10 +22,13 @@
 <T> def T[[*]] take(int n, T[[*]] xs) = xs[0 : min(max(n, 0), length(xs)) - 1];
 <T> def T[[*]] drop(int n, T[[*]] xs) = xs[min(max(n, 0), length(xs)) : length(xs) - 1];
 
-// result[i] = xs[(i + r) mod n]; r may be negative.
+// result[i] = xs[(i + r) mod n]; r may be negative. The shift is reduced
+// to 0 <= m < n first, so that no sum overflows an int (r near 2^31).
 <T> def T[[*]] rotate(int r, T[[*]] xs) {
   let n = length(xs);
-  return [xs[((i + r) % n + n) % n] | i <- iota(n)];
+  let q = if n == 0 then 0 else r % n;
+  let m = if q < 0 then q + n else q;
+  return [xs[if i < n - m then i + m else i - (n - m)] | i <- iota(n)];
 }
 
 // The index of the first smallest / largest element (-1 for an empty array).

@@ -54,6 +54,11 @@ std::string Generator::exp(const ExpP &e, bool dev) {
   case Exp::Convert: {
     std::string a = arg(0);
     if (k == ScalarKind::Bool) return "(" + a + " != 0)";
+    // floating point to an integer: toward zero, saturating, NaN as 0 (the
+    // same on every device and on the host: a plain cast is undefined there)
+    if (isFloating(e->args.at(0)->type.elem) && !isFloating(k))
+      return dev ? "convert_" + std::string(clScalar(k)) + "_sat(" + a + ")"
+                 : "arrc::gen::fsat<" + std::string(cppScalar(k)) + ">(" + a + ")";
     return dev ? "((" + std::string(clScalar(k)) + ")(" + a + "))"
                : "static_cast<" + std::string(cppScalar(k)) + ">(" + a + ")";
   }

@@ -192,6 +192,21 @@ std::string Generator::header() const {
 
 std::string Generator::helpers() {
   return R"CPP(// Helpers shared by every arrc-generated header (defined once per translation unit).
+#ifndef ARRC_GENERATED_HELPER_FSAT
+#define ARRC_GENERATED_HELPER_FSAT
+namespace arrc {
+namespace gen {
+// A floating-point value to an integer type as Arr converts it: toward zero,
+// saturating at the type's limits, NaN as 0 (the device's convert_<T>_sat).
+template <class I, class F> inline I fsat(F f) {
+  if (f != f) return I(0);
+  if (f <= F(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
+  if (f >= F(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
+  return I(f);
+}
+} // namespace gen
+} // namespace arrc
+#endif
 #ifndef ARRC_GENERATED_HELPERS_V6
 #define ARRC_GENERATED_HELPERS_V6
 namespace arrc {
@@ -467,7 +482,10 @@ void Generator::check(const Check &x) {
   std::string pos = "detail::position(" + std::to_string(x.pos) + ")";
   std::string err;
   switch (x.code) {
-  case Check::Bounds: err = "arrc::format_error(arrc::ErrorCode::bounds, " + pos + ", " + v(0) + ", " + v(1) + ", " + v(2) + ")"; break;
+  case Check::Bounds:
+    err = "arrc::format_error(arrc::ErrorCode::bounds, " + pos + ", " + v(0) + ", " + v(1) + ", " + v(2) + ")";
+    if (!x.message.empty()) err += " + \" (" + quote(x.message).substr(1, quote(x.message).size() - 2) + ")\""; // "axis of size()"
+    break;
   case Check::Shape:
     if (x.values.size() > 2 && x.values.size() % 2 == 0) {
       // (a0, b0, a1, b1, ...): the two shapes axis by axis

@@ -1,5 +1,9 @@
 #include "arrc/IRBuilder.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
 #include <sstream>
 
 namespace arrc::ir {
@@ -64,6 +68,14 @@ ExpP binaryExp(BinOp op, ExpP a, ExpP b) {
   e->args = {a, b};
   return e;
 }
+int64_t saturatingInt(double f, ScalarKind to) {
+  if (std::isnan(f)) return 0;
+  if (to == ScalarKind::Int) return int64_t(std::max(-2147483648.0, std::min(2147483647.0, std::trunc(f))));
+  if (f >= 9223372036854775807.0) return INT64_MAX; // 2^63, the first double past the range
+  if (f <= -9223372036854775808.0) return INT64_MIN;
+  return int64_t(f);
+}
+
 ExpP convertExp(ExpP a, ScalarKind to) {
   if (a->type.elem == to && a->type.rank == 0) return a;
   int64_t v;
@@ -71,7 +83,7 @@ ExpP convertExp(ExpP a, ScalarKind to) {
     if (isFloatKind(a->type.elem)) {
       if (isFloatKind(to)) return constFloat(a->fval, to);
       if (to == ScalarKind::Bool) return constBool(a->fval != 0);
-      return constInt(int64_t(a->fval), to);
+      return constInt(saturatingInt(a->fval, to), to);
     }
     if (constValue(a, v)) return isFloatKind(to) ? constFloat(double(v), to) : constInt(v, to);
   }

@@ -64,16 +64,22 @@ Value Value::arrayFloat(std::vector<double> data, std::vector<int64_t> shape, Sc
 // The interpreter keeps 8 bytes an element: an array larger than this
 // machine's memory is an error here, where Linux would hand out the pages
 // and its out-of-memory killer end the process later.
-static void checkFits(int64_t n) {
+static void checkFits(int64_t n) { // n: the product of the extents (< 0 where it wrapped)
+  if (n < 0) throw RuntimeError("out of memory: the interpreter's array has more than 2^63 elements", Check::Other, -1);
   static const double phys = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
   if (phys > 0 && double(n) * 8.0 > phys)
     throw RuntimeError("out of memory: the interpreter's array of " + std::to_string(n) + " elements (" +
-                           std::to_string(n * 8) + " bytes) exceeds this machine's memory",
+                           (n > INT64_MAX / 8 ? std::string("more than 2^63") : std::to_string(n * 8)) +
+                           " bytes) exceeds this machine's memory",
                        Check::Other, -1);
 }
 Value Value::zeros(Type t, std::vector<int64_t> shape) {
   int64_t n = 1;
-  for (auto s : shape) n *= std::max<int64_t>(s, 0);
+  for (auto s : shape) {
+    int64_t e = std::max<int64_t>(s, 0);
+    n = n < 0 || (e != 0 && n > INT64_MAX / e) ? -1 : n * e;
+  }
+  if (n < 0) for (auto s : shape) if (s <= 0) n = 0; // an empty axis: no elements
   checkFits(n);
   if (isFloatKind(t.elem)) return arrayFloat(std::vector<double>(n, 0.0), shape, t.elem);
   return arrayInt(std::vector<int64_t>(n, 0), shape, t.elem);
@@ -225,12 +231,7 @@ struct Interp {
       ScalarKind k = e->type.elem;
       if (k == ScalarKind::Bool) return Value::boolean(a.isFloat() ? a.f != 0 : a.i != 0);
       if (isFloatKind(k)) return Value::scalarFloat(a.isFloat() ? a.f : double(a.i), k);
-      if (a.isFloat()) {
-        double f = a.f;
-        if (std::isnan(f)) f = 0;
-        f = std::max(-9.2e18, std::min(9.2e18, f));
-        return Value::scalarInt(int64_t(f), k);
-      }
+      if (a.isFloat()) return Value::scalarInt(saturatingInt(a.f, k), k);
       return Value::scalarInt(a.i, k);
     }
     case Exp::Select: {
@@ -251,7 +252,7 @@ struct Interp {
             std::ostringstream msg;
             switch (g.code) {
             case Check::Bounds:
-              if (v.size() == 3) msg << "index " << v[0] << " out of bounds for axis " << v[2] << " of extent " << v[1];
+              if (v.size() == 3) msg << "index " << v[0] << " out of bounds for axis " << v[2] << " of size " << v[1];
               else msg << "index out of bounds";
               break;
             case Check::Shape: msg << "shape mismatch"; break;
@@ -270,7 +271,7 @@ struct Interp {
         int64_t i = idx(eval(e->args[k]));
         if (i < 0 || i >= a.shape[k - 1]) {
           std::ostringstream msg;
-          msg << "index " << i << " out of range for axis " << (k - 1) << " of extent " << a.shape[k - 1];
+          msg << "index " << i << " out of bounds for axis " << (k - 1) << " of size " << a.shape[k - 1];
           if (e->checkPos < 0) fail("internal: unchecked " + msg.str());
           if (e->args[0]->kind == Exp::Var)
             for (auto &g : m.guards)
@@ -326,7 +327,8 @@ struct Interp {
     case BinOp::Add: return Value::scalarInt(int64_t(ux + uy), k);
     case BinOp::Sub: return Value::scalarInt(int64_t(ux - uy), k);
     case BinOp::Mul: return Value::scalarInt(int64_t(ux * uy), k);
-    case BinOp::Div: return Value::scalarInt(y == 0 || (y == -1 && x == INT64_MIN) ? 0 : x / y, k);
+    // as the compiled program: x / -1 negates with wrap-around (INT64_MIN / -1 = INT64_MIN)
+    case BinOp::Div: return Value::scalarInt(y == 0 ? 0 : y == -1 ? int64_t(0ull - uint64_t(x)) : x / y, k);
     case BinOp::Mod: return Value::scalarInt(y == 0 || y == -1 ? 0 : x % y, k);
     case BinOp::Eq: return B(x == y);
     case BinOp::Ne: return B(x != y);
@@ -528,8 +530,16 @@ struct Interp {
                                                                                   : formatValue(v);
       };
       switch (x.code) {
-      case Check::Bounds: msg << "index " << vs(0) << " out of bounds for axis " << vs(2) << " of extent " << vs(1); break;
-      case Check::Shape: msg << "shape mismatch: " << vs(0) << " vs " << vs(1); break;
+      case Check::Bounds: msg << "index " << vs(0) << " out of bounds for axis " << vs(2) << " of size " << vs(1); break;
+      case Check::Shape:
+        if (vals.size() > 2 && vals.size() % 2 == 0) { // (a0, b0, a1, b1, ...): the shapes axis by axis
+          std::string a, b;
+          for (size_t i = 0; i < vals.size(); i += 2) a += (i ? ", " : "") + vs(i), b += (i ? ", " : "") + vs(i + 1);
+          msg << "shape mismatch: [" << a << "] vs [" << b << "]";
+        } else {
+          msg << "shape mismatch: " << vs(0) << " vs " << vs(1);
+        }
+        break;
       case Check::ZipSize:
         msg << (x.message.empty() ? "zip of arrays of unequal sizes" : x.message + " differ in size") << ": " << vs(0)
             << " vs " << vs(1);
@@ -672,8 +682,14 @@ struct Interp {
       std::vector<int64_t> perm(n);
       std::iota(perm.begin(), perm.end(), 0);
       if (keys.isFloat()) {
+        // the runtime's order: NaNs with the sign bit first, the others
+        // last, -0.0 equal to 0.0 (a strict weak order, unlike `<` with NaN)
         auto k = keys.floats();
-        std::stable_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) { return k[a] < k[b]; });
+        auto rank = [](double x) { return std::isnan(x) ? (std::signbit(x) ? 0 : 2) : 1; };
+        std::stable_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
+          int ra = rank(k[a]), rb = rank(k[b]);
+          return ra != rb ? ra < rb : ra == 1 && k[a] < k[b];
+        });
       } else {
         auto k = keys.ints();
         std::stable_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) { return k[a] < k[b]; });

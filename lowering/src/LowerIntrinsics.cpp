@@ -878,7 +878,24 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     int pos = position(at);
     return elementwise({is}, rt, at, [this, xs, pos, at](const std::vector<Val> &i) {
       Val x = xs;
-      if (x.kind == Val::Delayed) return x.fetch({toLong(i[0].e)});
+      if (x.kind == Val::Delayed) {
+        // a computed source (a range, iota, replicate, a map) has no array
+        // whose reads are checked: the index is checked against its extent
+        // (in a body: an in-body guard folded into the index)
+        ExpP ix = bindScalar("ix", toLong(i[0].e));
+        ExpP ok = binaryExp(BinOp::And, binaryExp(BinOp::Ge, ix, constLong(0)), binaryExp(BinOp::Lt, ix, x.dims.at(0)));
+        if (device) {
+          ix = bindScalar("ix", addL(ix, deviceGuard(ok, pos, Check::Bounds, {ix, x.dims.at(0), constLong(0)})));
+        } else {
+          auto ch = std::make_shared<Check>();
+          ch->code = Check::Bounds;
+          ch->cond = ok;
+          ch->pos = pos;
+          ch->values = {ix, x.dims.at(0), constLong(0)};
+          emit(ch);
+        }
+        return x.fetch({ix});
+      }
       if (x.kind != Val::Array) error(at, "unsupported gather source");
       return elementAt(x, {toLong(i[0].e)}, pos);
     });

@@ -34,6 +34,9 @@ ExpP varExp(const Module &m, int var);
 ExpP unaryExp(UnOp op, ExpP a);
 ExpP binaryExp(BinOp op, ExpP a, ExpP b);   // comparisons/logic -> bool
 ExpP convertExp(ExpP a, ScalarKind to);     // no-op if already of that kind
+// A floating-point value converted to int or long as Arr does: toward zero,
+// saturating at the type's limits, NaN as 0 (OpenCL's convert_<T>_sat).
+int64_t saturatingInt(double f, ScalarKind to);
 ExpP selectExp(ExpP c, ExpP a, ExpP b);
 ExpP callExp(const std::string &fn, std::vector<ExpP> args, ScalarKind result);
 ExpP readExp(ExpP array, std::vector<ExpP> idx, int checkPos = -1);

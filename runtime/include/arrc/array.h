@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstring>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -331,6 +332,17 @@ private:
   static void check_shape(const shape_type& s) {
     for (int k = 0; k < D; ++k)
       if (s[k] < 0) throw Error(format_error(ErrorCode::negative_size, "", s[k], 0, k));
+    // an element count or byte size past 2^63 (the allocation would be asked
+    // for a wrapped size)
+    int64_t n = 1;
+    for (int k = 0; k < D; ++k)
+      if (s[k] != 0 && n > INT64_MAX / s[k]) n = -1;
+      else if (n >= 0) n *= s[k];
+    if (n < 0 || n > INT64_MAX / static_cast<int64_t>(sizeof(storage_type))) {
+      std::string dims;
+      for (int k = 0; k < D; ++k) dims += (k ? " x " : "") + std::to_string(s[k]);
+      throw Error("out of device memory: an array of " + dims + " elements is larger than 2^63 bytes");
+    }
   }
   void copy_to_storage(storage_type* dst) const {
     if (size() == 0) return;

@@ -108,3 +108,68 @@ export long many_bools(int n) {
   let s = sort([x % 3 == 0 | x <- iota(n)]);
   return sum([if b then long(i) else 0L | b <- s | i <- iota(n)]);
 }
+
+// gather from a computed source (iota, a range, replicate) checks its indices
+// == test
+// in:  [0, 2, 1]
+// out: [0, 2, 1]
+// in:  [-1, 7, 2]
+// error: index -1 out of bounds for axis 0 of size 3
+export int[[*]] gather_iota(int[[*]] is) = gather(iota(3), is);
+// == test
+// in:  [100]
+// error: index 100 out of bounds for axis 0 of size 3
+export int[[*]] gather_replicate(int[[*]] is) = gather(replicate(3, 9), is);
+// == test
+// in:  [[1, 2], [3, 4]] [1, 0, 1]
+// out: [10, 22]
+// in:  [[1, 2], [3, 4]] [1, 2]
+// error: index 2 out of bounds for axis 0 of size 2
+export int[[*]] gather_rows(int[[*,*]] m, int[[*]] is) = [sum(gather([x * 2 | x <- m[r, :]], is)) | r <- iota(m.size(0))];
+
+// rotate by counts near the int limits (no overflow): Python [xs[(i + r) % n] ...]
+// == test
+// in:  2147483647 [10, 20, 30, 40, 50]
+// out: [30, 40, 50, 10, 20]
+// in:  2147483646 [10, 20, 30, 40, 50]
+// out: [20, 30, 40, 50, 10]
+// in:  -2147483648 [10, 20, 30, 40, 50]
+// out: [30, 40, 50, 10, 20]
+// in:  -7 [10, 20, 30, 40, 50]
+// out: [40, 50, 10, 20, 30]
+// in:  3 []
+// out: []
+export int[[*]] rot(int r, int[[*]] xs) = rotate(r, xs);
+
+// floating point to int/long: toward zero, saturating, NaN as 0 (every
+// device, the host and the interpreter alike)
+// == test
+// in:  [nan, 1e10, -1e10, inf, -inf, 2.9, -2.9]
+// out: [0, 2147483647, -2147483648, 2147483647, -2147483648, 2, -2]
+export int[[*]] to_int(double[[*]] xs) = [int(x) | x <- xs];
+// == test
+// in:  [nan, 1e19, -1e19, 2.5]
+// out: [0L, 9223372036854775807L, -9223372036854775808L, 2L]
+export long[[*]] to_long(double[[*]] xs) = [long(x) | x <- xs];
+// == test
+// in:  nan
+// out: 0
+// in:  3e9
+// out: 2147483647
+export int to_int_host(double x) = int(x);
+
+// NaN keys: those with the sign bit first, the others last; -0.0 equal to 0.0
+// == test
+// in:  [3.5, nan, 1.0, -inf, -0.0, 0.0, -0.0]
+// out: [-inf, -0.0, 0.0, -0.0, 1.0, 3.5, nan]
+export double[[*]] sort_nan(double[[*]] xs) = sort(xs);
+// == test
+// in:  [nan, 1.0, nan, 0.5]
+// out: ([0.5, 1.0, nan, nan], [3, 1, 0, 2])
+export (double[[*]], int[[*]]) rbk_nan(double[[*]] ks) = reduce_by_key((+), 0, ks, iota(length(ks)));
+
+// long division by -1 wraps (as int's): INT64_MIN / -1 = INT64_MIN
+// == test
+// in:  -9223372036854775808L -1L
+// out: -9223372036854775808L
+export long ldiv(long a, long b) = a / b;
