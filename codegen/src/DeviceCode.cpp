@@ -56,8 +56,9 @@ std::string Generator::exp(const ExpP &e, bool dev) {
     if (k == ScalarKind::Bool) return "(" + a + " != 0)";
     // floating point to an integer: toward zero, saturating, NaN as 0 (the
     // same on every device and on the host: a plain cast is undefined there)
+    // (NaN tested first: NVIDIA's convert_int_sat(double) gives INT_MIN for it)
     if (isFloating(e->args.at(0)->type.elem) && !isFloating(k))
-      return dev ? "convert_" + std::string(clScalar(k)) + "_sat(" + a + ")"
+      return dev ? "(isnan(" + a + ") ? (" + clScalar(k) + ")0 : convert_" + std::string(clScalar(k)) + "_sat(" + a + "))"
                  : "arrc::gen::fsat<" + std::string(cppScalar(k)) + ">(" + a + ")";
     return dev ? "((" + std::string(clScalar(k)) + ")(" + a + "))"
                : "static_cast<" + std::string(cppScalar(k)) + ">(" + a + ")";
