@@ -222,7 +222,7 @@ void DistEmitter::ifStmt(const ir::If &x) {
         else h(N(o) + " = " + g().exp(res[i], false) + ";");
       }
     };
-    g().host_->open("if (" + g().exp(cond, false) + ")");
+    g().host_->open("if (" + Generator::outerParensOff(g().exp(cond, false)) + ")");
     run(*thenS);
     assign(thenR);
     g().host_->close();

@@ -131,6 +131,8 @@ public:
   std::string header() const;
   // The module program, then every fused producer (for --emit=opencl).
   std::string openclListing() const;
+  // "(a == b)" -> "a == b" for `if (...)` in host code (clang's -Wparentheses-equality)
+  static std::string outerParensOff(const std::string &e);
 
 private:
   const ir::Module &m_;

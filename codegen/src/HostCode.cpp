@@ -345,6 +345,19 @@ void Generator::hostBlock(const Block &b) {
   for (auto &s : b.stmts) hostStmt(*s);
 }
 
+// "(a == b)" -> "a == b" where the outer parentheses enclose the whole
+// expression: `if ((a == b))` is clang's -Wparentheses-equality (headers
+// build with -Werror in e2e.headers_werror).
+std::string Generator::outerParensOff(const std::string &e) {
+  if (e.size() < 2 || e.front() != '(' || e.back() != ')') return e;
+  int depth = 0;
+  for (size_t i = 0; i + 1 < e.size(); ++i) {
+    depth += e[i] == '(' ? 1 : e[i] == ')' ? -1 : 0;
+    if (depth == 0) return e; // the first '(' closes before the end
+  }
+  return e.substr(1, e.size() - 2);
+}
+
 void Generator::hostStmt(const Stmt &s) {
   switch (s.kind) {
   case StmtKind::Let: {
@@ -356,7 +369,7 @@ void Generator::hostStmt(const Stmt &s) {
   case StmtKind::If: {
     auto &x = static_cast<const ir::If &>(s);
     for (int o : x.outs) h(decl(o, false) + "{};");
-    host_->open("if (" + exp(x.cond, false) + ")");
+    host_->open("if (" + outerParensOff(exp(x.cond, false)) + ")");
     ++hostIfDepth_;
     lastAt_.clear();
     hostBlock(x.thenB);
