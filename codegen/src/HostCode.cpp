@@ -493,11 +493,13 @@ void Generator::soac(const Stmt &s) {
 void Generator::check(const Check &x) {
   auto v = [&](size_t i) { return i < x.values.size() ? "int64_t(" + exp(x.values[i], false) + ")" : std::string("0"); };
   std::string pos = "detail::position(" + std::to_string(x.pos) + ")";
+  // the check's message as the text of a C++ string literal (no quotes)
+  const std::string text = quote(x.message).substr(1, quote(x.message).size() - 2);
   std::string err;
   switch (x.code) {
   case Check::Bounds:
     err = "arrc::format_error(arrc::ErrorCode::bounds, " + pos + ", " + v(0) + ", " + v(1) + ", " + v(2) + ")";
-    if (!x.message.empty()) err += " + \" (" + quote(x.message).substr(1, quote(x.message).size() - 2) + ")\""; // "axis of size()"
+    if (!x.message.empty()) err += " + \" (" + text + ")\""; // "axis of size()"
     break;
   case Check::Shape:
     if (x.values.size() > 2 && x.values.size() % 2 == 0) {
@@ -517,7 +519,7 @@ void Generator::check(const Check &x) {
     if (x.message.empty())
       err = "arrc::format_error(arrc::ErrorCode::zip, " + pos + ", " + v(0) + ", " + v(1) + ", 0)";
     else // the operands named: "the keys and values of reduce_by_key differ in size: 3 vs 2"
-      err = "(" + pos + " + \": " + quote(x.message).substr(1, quote(x.message).size() - 2) +
+      err = "(" + pos + " + \": " + text +
             " differ in size: \" + std::to_string(" + v(0) + ") + \" vs \" + std::to_string(" + v(1) + "))";
     break;
   case Check::Empty: err = "arrc::format_error(arrc::ErrorCode::empty, " + pos + ", 0, 0, 0)"; break;
@@ -527,7 +529,7 @@ void Generator::check(const Check &x) {
           ") + \" and \" + std::to_string(" + v(1) + ") + \" differ\")";
     break;
   case Check::Other:
-    err = "(" + pos + " + \": " + (x.message.empty() ? std::string("runtime check failed") : quote(x.message).substr(1, quote(x.message).size() - 2)) + "\")";
+    err = "(" + pos + " + \": " + (x.message.empty() ? std::string("runtime check failed") : text) + "\")";
     break;
   }
   h("if (!(" + exp(x.cond, false) + "))");

@@ -74,12 +74,10 @@ static void checkFits(int64_t n) { // n: the product of the extents (< 0 where i
                        Check::Other, -1);
 }
 Value Value::zeros(Type t, std::vector<int64_t> shape) {
+  // the element count, -1 where it wraps (no wrap with an empty axis)
   int64_t n = 1;
-  for (auto s : shape) {
-    int64_t e = std::max<int64_t>(s, 0);
-    n = n < 0 || (e != 0 && n > INT64_MAX / e) ? -1 : n * e;
-  }
-  if (n < 0) for (auto s : shape) if (s <= 0) n = 0; // an empty axis: no elements
+  if (std::any_of(shape.begin(), shape.end(), [](int64_t s) { return s <= 0; })) n = 0;
+  for (auto s : shape) n = n <= 0 ? n : n > INT64_MAX / s ? -1 : n * s;
   checkFits(n);
   if (isFloatKind(t.elem)) return arrayFloat(std::vector<double>(n, 0.0), shape, t.elem);
   return arrayInt(std::vector<int64_t>(n, 0), shape, t.elem);

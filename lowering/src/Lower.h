@@ -103,6 +103,9 @@ void typeLeaves(const TypeP &t, std::vector<ScalarKind> &out); // scalar leaves 
 TypeP elemTypeOf(const TypeP &arrayType);                       // element type of a rank-1 array, row type otherwise
 TypeP arrayOf(const TypeP &elem, int rank);
 std::string locString(const SourceManager &sm, const Span &s); // "line:col"
+// What a size check between two operands of the intrinsic `name` compares,
+// for its message ("the indices and values of hist differ in size: 3 vs 2").
+std::string operandsOf(const std::string &name);
 
 // A Seq made by a construct of the source (filter, a comprehension with
 // filters or irregular generators, expand, scan): for notes and the cost rule.
@@ -256,6 +259,10 @@ public:
   // An extent as the int that length() and size() return: on the host, a
   // check that it fits (an array of 2^31 elements or more), not a wrap.
   ExpP extentAs(const ExpP &n, ScalarKind k, const Span &at);
+  // ix checked against extent (axis `axis` of a computed array, which has no
+  // array whose reads are checked): a host Check, or in a body an in-body
+  // guard folded into the index. Returns the index to read at.
+  ExpP checkedIndex(const ExpP &ix, const ExpP &extent, int axis, int pos);
   // Runs f with cur = a fresh block (device code when `dev`), returning it.
   Block subBlock(bool dev, const std::function<std::vector<ExpP>()> &f);
 

@@ -180,9 +180,7 @@ static std::vector<ExpP> condUpd(Lowerer &Lw, const ExpP &c, const std::vector<E
   return rs;
 }
 
-// What a size check between two operands of `name` compares, for its message
-// ("the indices and values of hist differ in size: 3 vs 2").
-static std::string operandsOf(const std::string &name) {
+std::string operandsOf(const std::string &name) {
   if (name == "scatter" || name == "hist") return "the indices and values of " + name;
   if (name == "segmented_scan" || name == "segmented_reduce") return "the flags and values of " + name;
   if (name == "reduce_by_key") return "the keys and values of " + name;
@@ -878,24 +876,8 @@ Val Lowerer::intrinsic(const std::string &name, const std::vector<Val> &args, co
     int pos = position(at);
     return elementwise({is}, rt, at, [this, xs, pos, at](const std::vector<Val> &i) {
       Val x = xs;
-      if (x.kind == Val::Delayed) {
-        // a computed source (a range, iota, replicate, a map) has no array
-        // whose reads are checked: the index is checked against its extent
-        // (in a body: an in-body guard folded into the index)
-        ExpP ix = bindScalar("ix", toLong(i[0].e));
-        ExpP ok = binaryExp(BinOp::And, binaryExp(BinOp::Ge, ix, constLong(0)), binaryExp(BinOp::Lt, ix, x.dims.at(0)));
-        if (device) {
-          ix = bindScalar("ix", addL(ix, deviceGuard(ok, pos, Check::Bounds, {ix, x.dims.at(0), constLong(0)})));
-        } else {
-          auto ch = std::make_shared<Check>();
-          ch->code = Check::Bounds;
-          ch->cond = ok;
-          ch->pos = pos;
-          ch->values = {ix, x.dims.at(0), constLong(0)};
-          emit(ch);
-        }
-        return x.fetch({ix});
-      }
+      // a computed source (a range, iota, replicate, a map): checked as indexing it is
+      if (x.kind == Val::Delayed) return x.fetch({checkedIndex(toLong(i[0].e), x.dims.at(0), 0, pos)});
       if (x.kind != Val::Array) error(at, "unsupported gather source");
       return elementAt(x, {toLong(i[0].e)}, pos);
     });

@@ -188,7 +188,7 @@ struct LiftedOps {
     Val flags;
     if (flags0) {
       flags = indexable(*flags0);
-      sameLength(toLong(L.extent(flags, 0, at)), n, "the flags and values of segmented_scan");
+      sameLength(toLong(L.extent(flags, 0, at)), n, operandsOf("segmented_scan"));
     }
     TypeP arrT = arrc::Type::array(et, 1);
     TypeP st = arrc::Type::tuple({et, arrT});
@@ -234,7 +234,7 @@ struct LiftedOps {
   Val segReduce(const Val &op, const Val &ne, const Val &flags0, const Val &xs0, const TypeP &et) {
     Val xs = indexable(xs0), flags = indexable(flags0);
     ExpP n = L.bindScalar("n", toLong(L.extent(xs, 0, at)));
-    sameLength(toLong(L.extent(flags, 0, at)), n, "the flags and values of segmented_reduce");
+    sameLength(toLong(L.extent(flags, 0, at)), n, operandsOf("segmented_reduce"));
     auto rs = runs(op, ne, n, et, [this, flags](const ExpP &t) { return item(flags, t).e; },
                    [this, xs](const ExpP &t) { return item(xs, t); });
     return L.device ? rs.values : L.materialize(rs.values, at);
@@ -243,7 +243,7 @@ struct LiftedOps {
   Val hist(const Val &op, const Val &ne, const Val &bins, const Val &is0, const Val &vs0, const TypeP &et) {
     Val is = indexable(is0), vs = indexable(vs0);
     ExpP n = L.bindScalar("n", toLong(L.extent(is, 0, at)));
-    sameLength(n, toLong(L.extent(vs, 0, at)), "the indices and values of hist");
+    sameLength(n, toLong(L.extent(vs, 0, at)), operandsOf("hist"));
     ExpP nb = L.bindScalar("bins", toLong(bins.e));
     TypeP arrT = arrc::Type::array(et, 1);
     // (no bins: nothing to fold, and no bin to read)
@@ -270,7 +270,7 @@ struct LiftedOps {
                   const TypeP &rt) {
     Val ks = indexable(ks0), vs = indexable(vs0);
     ExpP n = L.bindScalar("n", toLong(L.extent(ks, 0, at)));
-    sameLength(n, toLong(L.extent(vs, 0, at)), "the keys and values of reduce_by_key");
+    sameLength(n, toLong(L.extent(vs, 0, at)), operandsOf("reduce_by_key"));
     TypeP arrK = arrc::Type::array(kt, 1), arrV = arrc::Type::array(et, 1);
     TypeP st = arrc::Type::tuple({longT(), arrK, arrV});
     Val k0 = Val::scalar(constZero(kt->scalar), kt);

@@ -158,6 +158,20 @@ static Val delayedSection(Lowerer &Lw, const Val &a, const std::vector<AxisPlan>
   return d;
 }
 
+ExpP Lowerer::checkedIndex(const ExpP &index, const ExpP &extent, int axis, int pos) {
+  ExpP ix = bindScalar("ix", index);
+  ExpP ok = binaryExp(BinOp::And, binaryExp(BinOp::Ge, ix, constLong(0)), binaryExp(BinOp::Lt, ix, extent));
+  std::vector<ExpP> values{ix, extent, constLong(axis)};
+  if (device) return bindScalar("ix", addL(ix, deviceGuard(ok, pos, Check::Bounds, values)));
+  auto ch = std::make_shared<Check>();
+  ch->code = Check::Bounds;
+  ch->cond = ok;
+  ch->pos = pos;
+  ch->values = values;
+  emit(ch);
+  return ix;
+}
+
 Val Lowerer::lowerIndex(const arrc::Index &e) {
   Val a = lower(e.array);
   if (!a.isArrayLike()) error(e.span, "indexing a value that is not an array");
@@ -175,23 +189,7 @@ Val Lowerer::lowerIndex(const arrc::Index &e) {
     if (a.kind == Val::Delayed) {
       // Indexing a computed array: check the bounds against its extents
       // (in a body: an in-body guard folded into the index).
-      if (device) {
-        for (size_t k = 0; k < idx.size(); ++k) {
-          idx[k] = bindScalar("ix", idx[k]);
-          ExpP ok = binaryExp(BinOp::And, binaryExp(BinOp::Ge, idx[k], constLong(0)), binaryExp(BinOp::Lt, idx[k], a.dims[k]));
-          idx[k] = bindScalar("ix", addL(idx[k], deviceGuard(ok, pos, Check::Bounds, {idx[k], a.dims[k], constLong(int64_t(k))})));
-        }
-      } else {
-        for (size_t k = 0; k < idx.size(); ++k) {
-          idx[k] = bindScalar("ix", idx[k]);
-          auto ch = std::make_shared<Check>();
-          ch->code = Check::Bounds;
-          ch->cond = binaryExp(BinOp::And, binaryExp(BinOp::Ge, idx[k], constLong(0)), binaryExp(BinOp::Lt, idx[k], a.dims[k]));
-          ch->pos = pos;
-          ch->values = {idx[k], a.dims[k], constLong(int64_t(k))};
-          emit(ch);
-        }
-      }
+      for (size_t k = 0; k < idx.size(); ++k) idx[k] = checkedIndex(idx[k], a.dims[k], int(k), pos);
       return a.fetch(idx);
     }
     return elementAt(a, idx, pos);

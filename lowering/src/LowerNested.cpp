@@ -1182,7 +1182,7 @@ Val Lowerer::seqReduceByKey(const Val &op, const Val &ne, const Val &keys0, cons
   Val keys = indexable(keys0, at), vs = indexable(vs0, at);
   ExpP na = extent(keys, 0, at), nv = extent(vs, 0, at);
   ExpP n = bindScalar("n", addL(na, deviceGuard(binaryExp(BinOp::Eq, na, nv), position(at), Check::ZipSize, {na, nv},
-                                                  "the keys and values of reduce_by_key")));
+                                                  operandsOf("reduce_by_key"))));
   TypeP kt = elemTypeOf(keys.type), et = elemTypeOf(vs.type);
   auto K = [this, keys, at](const ExpP &j) { return leaves(elementAt(keys, {j}), at).at(0); };
   // The number of distinct keys: the elements whose key occurs at no earlier position.
