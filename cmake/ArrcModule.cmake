@@ -2,7 +2,8 @@
 #
 # For each .arr file, runs the arrc compiler at build time to generate
 # <stem>.hpp into ${CMAKE_CURRENT_BINARY_DIR}/arrc_modules/ (regenerated when
-# the .arr file or the compiler changes), adds that directory to <target>'s
+# the .arr file, a file it imports, the stdlib or the compiler changes: arrc
+# writes the sources it read to a depfile), adds that directory to <target>'s
 # include path and links arrc::runtime. The C++ code then does
 #   #include "<stem>.hpp"   // namespace <stem> { ... one function per export }
 #
@@ -35,8 +36,9 @@ function(arrc_add_module target)
     endif()
     add_custom_command(
       OUTPUT ${hdr}
-      COMMAND ${ARRC_EXECUTABLE} ${abs} ${includes} -o ${hdr}
+      COMMAND ${ARRC_EXECUTABLE} ${abs} ${includes} -o ${hdr} --depfile ${hdr}.d
       DEPENDS ${abs} ${compiler_dep}
+      DEPFILE ${hdr}.d
       COMMENT "arrc: generating ${stem}.hpp from ${src}"
       VERBATIM)
     list(APPEND headers ${hdr})

@@ -99,6 +99,31 @@ bool runFrontend(const CompileOptions &o, SourceManager &sm, Diagnostics &diag, 
   return loadProgram(o.input, fo, sm, diag, prog);
 }
 
+// A Makefile rule "OUT: every source file read (imports, the stdlib)", which
+// build systems read to rerun arrc when an imported file changes (CMake's
+// DEPFILE in arrc_add_module). Spaces in paths are escaped as make wants.
+bool writeDepfile(const CompileOptions &o, const SourceManager &sm) {
+  auto escaped = [](const std::string &path) {
+    std::string r;
+    for (char ch : path) {
+      if (ch == ' ' || ch == '#') r += '\\';
+      if (ch == '$') r += '$';
+      r += ch;
+    }
+    return r;
+  };
+  std::ofstream f(o.depfile, std::ios::binary);
+  if (!f) return false;
+  f << escaped(o.output.empty() || o.output == "-" ? "-" : o.output) << ":";
+  std::error_code ec;
+  for (int i = 0; i < sm.count(); ++i) {
+    fs::path p = fs::absolute(sm.path(i), ec);
+    f << " \\\n  " << escaped((ec ? fs::path(sm.path(i)) : p.lexically_normal()).string());
+  }
+  f << "\n";
+  return bool(f);
+}
+
 } // namespace
 
 int compileCommand(const CompileOptions &o) {
@@ -166,6 +191,10 @@ int compileCommand(const CompileOptions &o) {
     return 1;
   }
   out.stream() << text;
+  if (!o.depfile.empty() && !writeDepfile(o, sm)) {
+    std::cerr << "arrc: error: cannot write '" << o.depfile << "'\n";
+    return 1;
+  }
   return diag.hasErrors() ? 1 : 0;
 }
 

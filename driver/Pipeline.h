@@ -17,6 +17,7 @@ enum class Emit { Ast, Typed, Lowered, Ir, OpenCL, Header };
 struct CompileOptions {
   std::string input;                    // FILE.arr
   std::string output;                   // -o OUT ("" = stdout)
+  std::string depfile;                  // --depfile FILE: OUT's sources for make/ninja ("" = none)
   Emit emit = Emit::Header;             // --emit (default: the C++ header)
   std::string target = "opencl";        // --target
   std::vector<std::string> includeDirs; // -I DIR

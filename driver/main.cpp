@@ -1,5 +1,5 @@
 // arrc — the Arr compiler driver.
-//   arrc FILE.arr [-o OUT] [--emit=ast|typed|lowered|ir|opencl|header]
+//   arrc FILE.arr [-o OUT] [--depfile FILE] [--emit=ast|typed|lowered|ir|opencl|header]
 //        [--target=opencl] [-I DIR]... [-Werror] [--no-stdlib] [--nested=auto|flatten|sequential]
 //   arrc --list-builtins
 //   arrc run FILE.arr [-e ENTRY] [--ranks N] [--interpret|--interpret-optimized] [ARG...]
@@ -50,6 +50,9 @@ int main(int argc, char **argv) {
   std::string emit = "header";
   app.add_option("file", compile.input, "The .arr file to compile")->type_name("FILE.arr");
   app.add_option("-o", compile.output, "Write the output to OUT")->type_name("OUT");
+  app.add_option("--depfile", compile.depfile,
+                 "Also write a Makefile rule naming every source file OUT was made from (for build systems)")
+      ->type_name("FILE");
   std::map<std::string, Emit> emits{{"ast", Emit::Ast},         {"typed", Emit::Typed},
                                     {"lowered", Emit::Lowered}, {"ir", Emit::Ir},
                                     {"opencl", Emit::OpenCL},   {"header", Emit::Header}};

@@ -364,6 +364,15 @@ std::string DistEmitter::emitFunction(bool distributedBody, const std::string &w
       flattenAccess(f_.paramTypes[i], names[i], leaves);
       const auto &vars = f_.paramVars.at(i);
       if (vars.size() != leaves.size()) fail("parameter flattens to a different number of variables");
+      // the export's position (spanAt names only the file of the export
+      // being emitted, and this overload is emitted after it)
+      const std::string at = f_.span.valid() && size_t(f_.span.file) < m_.files.size()
+                                 ? m_.files[size_t(f_.span.file)] + ":" + std::to_string(f_.span.begin.line) + ":" +
+                                       std::to_string(f_.span.begin.col)
+                                 : "";
+      for (auto &check : componentChecks(f_.paramTypes[i], f_.paramNames.size() > i ? f_.paramNames[i] : names[i],
+                                         at, leaves))
+        c.line(check);
       for (size_t j = 0; j < vars.size(); ++j) c.line(declAs(vars[j]) + " = " + leaves[j] + ";");
     }
     run(scopes_.at(0).steps);
@@ -461,13 +470,13 @@ std::string Generator::distributedSection() const {
   Generator kernels(m_);
   kernels.kernels_ = dist_.kernels;
   kernels.usesDouble_ = dist_.usesDouble;
-  h += "inline const char *const opencl_source = R\"ARRC_CL(" + kernels.openclSource() + ")ARRC_CL\";\n";
+  h += sourcePieces(kernels.openclSource());
   h += "inline arrc::ProgramSource &program() {\n"
-       "  static arrc::ProgramSource source(std::string(arrc::kernel_prelude()) + opencl_source);\n"
+       "  static arrc::ProgramSource source(std::string(arrc::kernel_prelude()) + opencl_text());\n"
        "  return source;\n}\n";
   h += "inline arrc::ProgramSource &program_unit_stride() {\n"
        "  static arrc::ProgramSource source(std::string(arrc::kernel_prelude()) + \"" +
-       std::string("#define ARRC_LW(w) 1\\n") + "\" + opencl_source);\n  return source;\n}\n";
+       std::string("#define ARRC_LW(w) 1\\n") + "\" + opencl_text());\n  return source;\n}\n";
   h += "inline cl_kernel kernel(arrc::Context &ctx, const char *name, bool unit_stride = false) {\n"
        "  require_fp64(ctx);\n"
        "  return ctx.kernel(unit_stride ? program_unit_stride() : program(), name);\n}\n";

@@ -53,6 +53,16 @@ bool isFloating(ScalarKind k);
 // Export signatures (source types, with tuples).
 std::string cppOf(const TypeP &t, int arrayRank = 0);
 void flattenAccess(const TypeP &t, const std::string &expr, std::vector<std::string> &out);
+// The declarations of a module's OpenCL C program `text` in C++: the array
+// opencl_source of raw string literals under 64 KiB each, and opencl_text()
+// joining them.
+std::string sourcePieces(const std::string &text);
+// Statements checking that the components of each array of tuples in
+// parameter `param` (its leaves from flattenAccess) have one shape: they
+// arrive as separate arrays (a std::tuple of arrays), and a shorter one
+// would be read past its end. `at`: the export's position.
+std::vector<std::string> componentChecks(const TypeP &t, const std::string &param, const std::string &at,
+                                         const std::vector<std::string> &leaves);
 std::string buildValue(const TypeP &t, const std::vector<std::string> &leaves, size_t &pos);
 
 std::string intLit(int64_t v, ScalarKind k, bool device);

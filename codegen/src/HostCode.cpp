@@ -143,10 +143,9 @@ std::string Generator::header() const {
        "  return id >= 0 && size_t(id) < num_positions ? positions[id] : \"\";\n}\n\n";
   h += "// The module's OpenCL C program (maps and sort helpers): built once per\n"
        "// arrc::Context (and cached on disk by the runtime).\n";
-  h += "inline const char *const opencl_source = R\"ARRC_CL(" + openclSource() +
-       ")ARRC_CL\";\n";
+  h += sourcePieces(openclSource());
   h += "inline arrc::ProgramSource &program() {\n"
-       "  static arrc::ProgramSource source(std::string(arrc::kernel_prelude()) + opencl_source);\n"
+       "  static arrc::ProgramSource source(std::string(arrc::kernel_prelude()) + opencl_text());\n"
        "  return source;\n}\n";
   h += "inline void require_fp64(arrc::Context &ctx) {\n";
   if (usesDouble_)
@@ -162,7 +161,7 @@ std::string Generator::header() const {
        "// when the arrays a kernel reads are contiguous along it.\n";
   h += "inline arrc::ProgramSource &program_unit_stride() {\n"
        "  static arrc::ProgramSource source(std::string(arrc::kernel_prelude()) + \"" +
-       std::string("#define ARRC_LW(w) 1\\n") + "\" + opencl_source);\n  return source;\n}\n";
+       std::string("#define ARRC_LW(w) 1\\n") + "\" + opencl_text());\n  return source;\n}\n";
   h += "inline cl_kernel kernel(arrc::Context &ctx, const char *name, bool unit_stride = false) {\n"
        "  require_fp64(ctx);\n"
        "  return ctx.kernel(unit_stride ? program_unit_stride() : program(), name);\n}\n";
@@ -582,6 +581,8 @@ void Generator::function(const Function &f) {
     const auto &vars = f.paramVars.at(i);
     if (vars.size() != leaves.size()) fail("parameter " + pn + " flattens to a different number of variables");
     for (size_t j = 0; j < vars.size(); ++j) c.line(decl(vars[j], false) + " = " + leaves[j] + ";");
+    for (auto &check : componentChecks(f.paramTypes[i], f.paramNames.size() > i ? f.paramNames[i] : pn, lastAt_, leaves))
+      c.line(check);
   }
   hostBlock(f.body);
   std::vector<std::string> res;

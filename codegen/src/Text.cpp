@@ -133,6 +133,57 @@ void flattenAccess(const TypeP &t, const std::string &expr, std::vector<std::str
   }
   out.push_back(expr);
 }
+std::string sourcePieces(const std::string &text) {
+  // pieces end at a line's end; C++ compilers need accept no literal over
+  // 65536 bytes (clang's -Woverlength-strings under -Wpedantic)
+  const size_t most = 60000;
+  std::string out = "inline const char *const opencl_source[] = {\n";
+  for (size_t at = 0; at < text.size();) {
+    size_t end = text.size();
+    if (end - at > most) {
+      size_t nl = text.rfind('\n', at + most - 1);
+      end = nl == std::string::npos || nl < at ? at + most : nl + 1;
+    }
+    out += "R\"ARRC_CL(" + text.substr(at, end - at) + ")ARRC_CL\",\n";
+    at = end;
+  }
+  out += "nullptr};\n";
+  out += "inline std::string opencl_text() {\n"
+         "  std::string s;\n"
+         "  for (const char *const *p = opencl_source; *p; ++p) s += *p;\n"
+         "  return s;\n}\n";
+  return out;
+}
+
+// Scalar leaves of a type of an export signature (an array: its element's).
+static size_t leafCount(const TypeP &t) {
+  if (t->kind == arrc::Type::Array) return leafCount(t->elem);
+  if (t->kind != arrc::Type::Tuple) return 1;
+  size_t n = 0;
+  for (auto &e : t->elems) n += leafCount(e);
+  return n;
+}
+static size_t componentChecks(const TypeP &t, const std::string &param, const std::string &at,
+                              const std::vector<std::string> &leaves, size_t first, std::vector<std::string> &out) {
+  if (t->kind == arrc::Type::Tuple) {
+    size_t n = 0;
+    for (size_t i = 0; i < t->elems.size(); ++i)
+      n += componentChecks(t->elems[i], param + "." + std::to_string(i), at, leaves, first + n, out);
+    return n;
+  }
+  size_t n = leafCount(t);
+  if (t->kind == arrc::Type::Array)
+    for (size_t j = first + 1; j < first + n && j < leaves.size(); ++j)
+      out.push_back("arrc::check_components(" + leaves[first] + ", " + leaves[j] + ", " +
+                    quote(at + ": the components of the array of tuples " + param) + ");");
+  return n;
+}
+std::vector<std::string> componentChecks(const TypeP &t, const std::string &param, const std::string &at,
+                                         const std::vector<std::string> &leaves) {
+  std::vector<std::string> out;
+  componentChecks(t, param, at, leaves, 0, out);
+  return out;
+}
 std::string buildValue(const TypeP &t, const std::vector<std::string> &leaves, size_t &pos) {
   const TypeP *elem = &t;
   if (t->kind == arrc::Type::Array) elem = &t->elem;

@@ -1307,7 +1307,14 @@ Val Lowerer::lower(const ExprP &ep) {
 }
 
 // ------------------------------------------------------------ exports
+// One variable per scalar leaf of a parameter, with the leaf's rank: an array
+// of tuples gives arrays of the outer rank, a tuple's array component its own.
 static void flattenParam(Lowerer &L, const std::string &name, const TypeP &t, int rank, std::vector<int> &vars) {
+  if (t && t->kind == arrc::Type::Tuple) {
+    for (auto &e : t->elems) flattenParam(L, name, e, rank, vars);
+    return;
+  }
+  if (t && t->isArray()) return flattenParam(L, name, t->elem, rank + t->rank, vars);
   std::vector<ScalarKind> ks;
   typeLeaves(t, ks);
   for (auto k : ks) vars.push_back(L.newVar(name, arrayT(k, rank)));
@@ -1389,7 +1396,7 @@ void Lowerer::lowerExport(const FunDecl &d, Function &out) {
     std::vector<int> vars;
     if (!p.type) error(p.span, "internal: parameter without a type");
     if (p.type->kind == arrc::Type::Func) error(p.span, "an exported function cannot take a function parameter");
-    flattenParam(*this, p.name, p.type->isArray() ? p.type->elem : p.type, p.type->isArray() ? p.type->rank : 0, vars);
+    flattenParam(*this, p.name, p.type, 0, vars);
     out.paramVars.push_back(vars);
     hostVars.insert(vars.begin(), vars.end());
     std::vector<ExpP> ls;

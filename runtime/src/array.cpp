@@ -75,6 +75,17 @@ void strided_copy(ContextImpl& c, size_t es, int rank, const int64_t* shape, cl_
   const std::lock_guard<std::recursive_mutex> held(c.call_mutex);  // Context::lock()
   int64_t n = count(rank, shape);
   if (n == 0) return;
+  if (rank > 8 && !(dense(rank, shape, sw) && dense(rank, shape, dw))) {
+    // the kernel's descriptor holds 8 axes: above that, one copy per index of
+    // the outermost axis (arrays of rank 9 and more are rare)
+    std::vector<int64_t> isw(sw + 1, sw + rank + 1), idw(dw + 1, dw + rank + 1);
+    for (int64_t i = 0; i < shape[0]; ++i) {
+      isw[rank - 1] = sw[rank] + i * sw[0];
+      idw[rank - 1] = dw[rank] + i * dw[0];
+      strided_copy(c, es, rank - 1, shape + 1, src, isw.data(), dst, idw.data());
+    }
+    return;
+  }
   if (dense(rank, shape, sw) && dense(rank, shape, dw)) {
     cl_event ev = nullptr;
     check_cl(clEnqueueCopyBuffer(c.queue, src, dst, sw[rank] * es, dw[rank] * es, n * es, 0,

@@ -808,7 +808,10 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
   std::vector<cl_platform_id> plats(np);
   clGetPlatformIDs(np, plats.data(), nullptr);
 
-  struct Cand { cl_platform_id p; cl_device_id d; std::string pname, dname; cl_device_type t; };
+  // pnames: the platform's name, vendor and version ("Portable Computing
+  // Language", "The pocl project", "OpenCL 3.0 PoCL 3.1 ..."), so that a
+  // filter such as "pocl" or "nvidia" finds the platform by any of them
+  struct Cand { cl_platform_id p; cl_device_id d; std::string pname, pnames, dname; cl_device_type t; };
   std::vector<Cand> cands;
   for (auto p : plats) {
     cl_uint nd = 0;
@@ -816,8 +819,10 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
     std::vector<cl_device_id> devs(nd);
     clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, nd, devs.data(), nullptr);
     for (auto d : devs)
-      cands.push_back({p, d, platform_str(p, CL_PLATFORM_NAME), device_str(d, CL_DEVICE_NAME),
-                       device_val<cl_device_type>(d, CL_DEVICE_TYPE)});
+      cands.push_back({p, d, platform_str(p, CL_PLATFORM_NAME),
+                       platform_str(p, CL_PLATFORM_NAME) + "\n" + platform_str(p, CL_PLATFORM_VENDOR) +
+                           "\n" + platform_str(p, CL_PLATFORM_VERSION),
+                       device_str(d, CL_DEVICE_NAME), device_val<cl_device_type>(d, CL_DEVICE_TYPE)});
   }
   if (cands.empty())
     throw Error("no OpenCL device found on " + std::to_string(np) +
@@ -837,15 +842,15 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
     std::string f = lower(filter);
     std::vector<const Cand*> matching;
     for (auto& cd : cands)
-      if (lower(cd.pname).find(f) != std::string::npos ||
+      if (lower(cd.pnames).find(f) != std::string::npos ||
           lower(cd.dname).find(f) != std::string::npos)
         matching.push_back(&cd);
     chosen = pick(matching);
     if (!chosen) {
       std::string avail;
       for (auto& cd : cands) avail += "\n  " + cd.dname + " (platform " + cd.pname + ")";
-      throw Error("ARRC_DEVICE '" + filter + "' matches no OpenCL platform or device; available:" +
-                  avail);
+      throw Error(std::string(opt.device.empty() ? "ARRC_DEVICE" : "the device filter of ContextOptions") +
+                  " '" + filter + "' matches no OpenCL platform or device; available:" + avail);
     }
   } else {
     std::vector<const Cand*> gpus, cpus, all;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every example's generated header compiles with -Wall -Wextra -Werror under
+# Every example's generated header compiles with -Wall -Wextra -Wpedantic -Werror under
 # g++ and clang++ (alone, and all of them in one translation unit).
 # usage: check_headers.sh ARRC RUNTIME_INCLUDE_DIR WORK_DIR ARR_FILE...
 # $ARRC_HEADER_FLAGS: more compiler flags (e2e.headers_werror_mpi: the
@@ -21,7 +21,7 @@ for cxx in g++ clang++; do
   command -v "$cxx" > /dev/null || { echo "skip: $cxx not found"; continue; }
   for src in "$work"/*.cpp; do
     # shellcheck disable=SC2086
-    if "$cxx" -std=c++17 -Wall -Wextra -Werror -fsyntax-only ${ARRC_HEADER_FLAGS:-} -I"$work" -I"$rtinc" "$src"; then
+    if "$cxx" -std=c++17 -Wall -Wextra -Wpedantic -Werror -fsyntax-only ${ARRC_HEADER_FLAGS:-} -I"$work" -I"$rtinc" "$src"; then
       echo "ok: $cxx $(basename "$src")"
     else
       echo "FAIL: $cxx $(basename "$src")"; status=1

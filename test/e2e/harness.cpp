@@ -6,6 +6,7 @@
 #include "soacs.hpp"
 #include "dot.hpp"
 #include "spmv_csr.hpp"
+#include "qa_embed.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -110,6 +111,43 @@ int main() {
     }
     expect(thrown, "zip of unequal sizes raises arrc::Error with the position");
     expect(dx.to_vector() == xs, "inputs intact");
+  }
+  { // the C++ API's edges (held-out QA, stop 39)
+    auto what = [&](auto &&call) -> std::string {
+      try {
+        call();
+      } catch (const arrc::Error &e) {
+        return e.what();
+      }
+      return "";
+    };
+    // an array of tuples whose components differ in size: an error, not a read past the end
+    auto ks = arrc::Array<int32_t, 1>::from(ctx, std::vector<int32_t>(1000, 1));
+    auto vs = arrc::Array<double, 1>::from(ctx, std::vector<double>{1.0, 2.0});
+    std::string e = what([&] { qa_embed::second_sum(ctx, std::make_tuple(ks, vs)); });
+    expect(e.find("qa_embed.arr:") != std::string::npos &&
+               e.find("components of the array of tuples p differ in size on axis 0: 1000 vs 2") != std::string::npos,
+           "unequal components of an array of tuples: " + e);
+    expect(qa_embed::second_sum(ctx, std::make_tuple(ks.section<1>({arrc::Sel::range(0, 1)}), vs)) == 3.0,
+           "an array of tuples from a section and an array");
+    // a tuple holding an array
+    expect(qa_embed::pick(ctx, std::make_tuple(vs, int32_t(1))) == 2.0, "a tuple holding an array");
+    // a moved-from array is empty
+    auto moved = arrc::Array<double, 1>::from(ctx, std::vector<double>{1, 2, 3});
+    auto taken = std::move(moved);
+    expect(moved.size() == 0 && moved.to_vector().empty() && taken.size() == 3, "a moved-from array is empty");
+    e = what([&] { qa_embed::pick(ctx, std::make_tuple(moved, int32_t(0))); });
+    expect(e.find("out of bounds for axis 0 of size 0") != std::string::npos, "a moved-from array in a call: " + e);
+    // null host pointers
+    e = what([&] { arrc::Array<double, 1>::from(ctx, static_cast<const double *>(nullptr), {4}); });
+    expect(e.find("null") != std::string::npos, "Array::from(nullptr): " + e);
+    expect(arrc::Array<double, 1>::from(ctx, static_cast<const double *>(nullptr), {0}).size() == 0,
+           "Array::from(nullptr) of no elements");
+    // rank 9: a view copied back through the strided copy's outer loop
+    std::vector<double> h9 = {1, 2, 3, 4, 5, 6};
+    auto a9 = arrc::Array<double, 9>::from(ctx, h9, {2, 1, 1, 1, 1, 1, 1, 1, 3});
+    expect(qa_embed::flip9(ctx, a9).to_vector() == std::vector<double>{4, 6, 1, 3}, "rank 9 view to_vector");
+    expect(qa_embed::sum9(ctx, a9) == 21.0, "rank 9 sum");
   }
   std::printf("%d failure(s)\n", failures);
   return failures ? 1 : 0;

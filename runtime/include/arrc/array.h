@@ -55,7 +55,7 @@ struct Sel {
 };
 
 namespace detail {
-// Strided device copy between two views of equal shape (rank <= 8), by a
+// Strided device copy between two views of equal shape (any rank), by a
 // cached kernel; contiguous-to-contiguous uses clEnqueueCopyBuffer.
 void strided_copy(ContextImpl& c, size_t elem_size, int rank, const int64_t* shape,
                   cl_mem src, const int64_t* src_w, cl_mem dst, const int64_t* dst_w);
@@ -76,7 +76,7 @@ int64_t triplet_count(const Sel& s, int64_t extent, int axis, const std::string&
 
 template <class T, int D>
 class Array {
-  static_assert(D >= 1 && D <= 8, "arrc arrays have rank 1..8");
+  static_assert(D >= 1, "arrc arrays have rank 1 or more");
 
 public:
   using value_type = T;
@@ -86,6 +86,23 @@ public:
   static constexpr int rank = D;
 
   Array() { shape_.fill(0); weights_.fill(0); }
+  Array(const Array&) = default;
+  Array& operator=(const Array&) = default;
+  // A moved-from array is empty (shape 0), as a default-constructed one.
+  Array(Array&& o) noexcept : buf_(std::move(o.buf_)), shape_(o.shape_), weights_(o.weights_) {
+    o.shape_.fill(0);
+    o.weights_.fill(0);
+  }
+  Array& operator=(Array&& o) noexcept {
+    if (this != &o) {
+      buf_ = std::move(o.buf_);
+      shape_ = o.shape_;
+      weights_ = o.weights_;
+      o.shape_.fill(0);
+      o.weights_.fill(0);
+    }
+    return *this;
+  }
   // A view of an existing buffer with explicit weights (last = offset).
   Array(BufferPtr buf, const shape_type& shape, const weights_type& weights)
       : buf_(std::move(buf)), shape_(shape), weights_(weights) {}
@@ -106,6 +123,7 @@ public:
   // Copies size(shape) row-major elements from host memory.
   static Array from(Context& ctx, const T* data, const shape_type& shape) {
     Array a = alloc(ctx, shape);
+    if (!data && a.size() > 0) throw null_host_data("Array::from", a.size());
     ctx.write(a.buffer(), 0, a.size() * sizeof(storage_type), data);
     return a;
   }
@@ -164,10 +182,14 @@ public:
       return v;
     }
   }
-  void copy_to(T* dst) const { copy_to_storage(reinterpret_cast<storage_type*>(dst)); }
+  void copy_to(T* dst) const {
+    if (!dst && size() > 0) throw null_host_data("Array::copy_to", size());
+    copy_to_storage(reinterpret_cast<storage_type*>(dst));
+  }
   // Writes row-major host data into this array (through the view's weights).
   void copy_from(const T* src) {
     if (size() == 0) return;
+    if (!src) throw null_host_data("Array::copy_from", size());
     detail::write_view(buf_->owner(), sizeof(storage_type), D, shape_.data(), buffer(),
                        weights_.data(), src);
   }
@@ -195,6 +217,7 @@ public:
   Array contiguous(Context&) const { return contiguous(); }
   // A new array with a copy of the data (never shares the buffer).
   Array clone() const {
+    if (!buf_) return *this;  // empty (default-constructed or moved from)
     Array out(detail::alloc(buf_->owner(), buf_->owner_ptr(),
                             static_cast<size_t>(size()) * sizeof(storage_type)),
               shape_);
@@ -329,6 +352,10 @@ private:
     }
   }
 
+  static Error null_host_data(const char* what, int64_t n) {
+    return Error(std::string(what) + ": the host pointer is null but the array has " +
+                 std::to_string(n) + " elements");
+  }
   static void check_shape(const shape_type& s) {
     for (int k = 0; k < D; ++k)
       if (s[k] < 0) throw Error(format_error(ErrorCode::negative_size, "", s[k], 0, k));
@@ -354,5 +381,18 @@ private:
   shape_type shape_;
   weights_type weights_;
 };
+
+// The components of an array of tuples (a std::tuple of arrays, one per
+// component; arrc::Array or arrc::DistArray) must have one shape: generated exports check their arguments
+// with this before any kernel reads them. `what` names the argument
+// ("file:line:col: the components of the array of tuples p").
+template <class A, class B>
+inline void check_components(const A& a, const B& b, const std::string& what) {
+  static_assert(A::rank == B::rank, "components of one array of tuples have one rank");
+  for (int k = 0; k < A::rank; ++k)
+    if (a.shape(k) != b.shape(k))
+      throw Error(what + " differ in size on axis " + std::to_string(k) + ": " +
+                  std::to_string(a.shape(k)) + " vs " + std::to_string(b.shape(k)));
+}
 
 }  // namespace arrc

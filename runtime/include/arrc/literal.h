@@ -237,8 +237,14 @@ T to_scalar(const Node& n) {
     static_assert(std::is_floating_point_v<T>, "unsupported scalar type");
     if (n.kind != Node::Float && n.kind != Node::Int)
       detail_io::mismatch(n, sizeof(T) == 4 ? "a float" : "a double");
-    if constexpr (std::is_same_v<T, float>) return std::strtof(n.text.c_str(), nullptr);
-    else return std::strtod(n.text.c_str(), nullptr);
+    T v;
+    if constexpr (std::is_same_v<T, float>) v = std::strtof(n.text.c_str(), nullptr);
+    else v = std::strtod(n.text.c_str(), nullptr);
+    // a number past the type's largest is an error, as such a literal is in a program
+    if (std::isinf(v) && n.text.find("inf") == std::string::npos)
+      throw ParseError("at offset " + std::to_string(n.pos) + ": " + n.text + " is out of range for " +
+                       (sizeof(T) == 4 ? "float" : "double"));
+    return v;
   }
 }
 

@@ -209,3 +209,19 @@ TEST_CASE("values compare with a tolerance; integers exactly") {
   loose.double_tol = 0.1;
   CHECK(compare(parse("1.05"), parse("1.0"), loose).empty());
 }
+
+TEST_CASE("argument numbers follow the literal rules of programs") {
+  using arrc::io::parse;
+  using arrc::io::to_scalar;
+  CHECK_THROWS_WITH_AS(to_scalar<int32_t>(parse("2147483648")), doctest::Contains("out of range for int"),
+                       arrc::io::ParseError);
+  CHECK(to_scalar<int32_t>(parse("-2147483648")) == INT32_MIN);
+  CHECK_THROWS_WITH_AS(to_scalar<float>(parse("1e40f")), doctest::Contains("out of range for float"),
+                       arrc::io::ParseError);
+  CHECK_THROWS_WITH_AS(to_scalar<double>(parse("1e400")), doctest::Contains("out of range for double"),
+                       arrc::io::ParseError);
+  CHECK(to_scalar<float>(parse("3.4e38f")) == 3.4e38f);
+  CHECK(to_scalar<float>(parse("1e-50f")) == 0.0f); // underflow rounds, as in programs
+  CHECK(std::isinf(to_scalar<double>(parse("-inf"))));
+  CHECK(std::isnan(to_scalar<float>(parse("nanf"))));
+}
