@@ -1,4 +1,4 @@
-# arrc_add_module(<target> <file.arr>... [NAME_DIR <subdir>] [INCLUDE_DIRS <dir>...])
+# arrc_add_module(<target> <file.arr>... [INCLUDE_DIRS <dir>...])
 #
 # For each .arr file, runs the arrc compiler at build time to generate
 # <stem>.hpp into ${CMAKE_CURRENT_BINARY_DIR}/arrc_modules/ (regenerated when
