@@ -93,3 +93,19 @@ export double[[*]] flscat(double[[*,*]] A, int[[*]] is) = scatter(replicate(is.s
 // in: [0, 0, 0] [0, 1, 5] [10, 20, 30, 40]
 // out: [20, 30, 0]
 export int[[*]] scaterr(int[[*]] d, int[[*]] is, int[[*]] xs) = scatter(d, is, [xs[i + 1] | i <- iota(3)]);
+
+// k-means' assignment over two coordinate arrays into three histograms of
+// one key: the assignment (a loop per point) stays a Map (Fuse.cpp, rule 1).
+// == test
+// in: [0.0, 1.0, 10.0, 11.0] [0.0, 0.0, 10.0, 10.0] [0.0, 10.0] [1.0, 9.0]
+// out: ([0.5, 10.5], [0.0, 10.0], [2, 2])
+// in: [] [] [0.0] [0.0]
+// out: ([0.0], [0.0], [0])
+export (double[[*]], double[[*]], int[[*]]) km2_sep(double[[*]] xs, double[[*]] ys, double[[*]] cx, double[[*]] cy) {
+  let k = length(cx);
+  let a = [argmin([(x - u) * (x - u) + (y - v) * (y - v) | u <- cx | v <- cy]) | x <- xs | y <- ys];
+  let cnt = hist((+), 0, k, a, replicate(length(xs), 1));
+  let sx = hist((+), 0.0, k, a, xs);
+  let sy = hist((+), 0.0, k, a, ys);
+  return ([s / double(max(c, 1)) | s <- sx | c <- cnt], [s / double(max(c, 1)) | s <- sy | c <- cnt], cnt);
+}
