@@ -334,7 +334,8 @@ struct Fuser {
 const char *const kDevicePlansNote = "plans by device: one pass (CPUs) or the map, then the hists (GPUs)";
 
 bool isDevicePlans(const ir::Stmt &s) {
-  return s.kind == StmtKind::If && (s.note == kDevicePlansNote || s.note == kExpandLoopPlansNote);
+  return s.kind == StmtKind::If &&
+         (s.note == kDevicePlansNote || s.note == kExpandLoopPlansNote || s.note == kReduceRowsPlansNote);
 }
 
 bool fuseMultiHist(ir::Module &m, ir::Block &b, std::map<int, int> &uses, const std::set<int> &resultVars) {

@@ -77,7 +77,8 @@ bool fuseHorizontal(ir::Module &m, ir::Block &b);
 bool fuseMultiHist(ir::Module &m, ir::Block &b, std::map<int, int> &uses, const std::set<int> &resultVars);
 extern const char *const kDevicePlansNote;     // FuseMultiHist's
 extern const char *const kExpandLoopPlansNote; // FuseExpandLoop's
-// An If of plans by device (FuseMultiHist's, FuseExpandLoop's): its
+extern const char *const kReduceRowsPlansNote; // ReduceInnerLoop's
+// An If of plans by device (FuseMultiHist's, FuseExpandLoop's, ReduceInnerLoop's): its
 // then-branch the CPUs' plan, its else-branch the GPUs'.
 bool isDevicePlans(const ir::Stmt &s);
 // An Expand (pi) read only by an Expand into Reduce (ci) as its outer

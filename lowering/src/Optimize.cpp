@@ -7,7 +7,9 @@
 //                 changes anything
 //   4. segmentHist (a histogram binned by an expand's segment ids: a fold
 //                 per segment), histOrder  (a histogram over two flattened
-//                 indices walks along rows),
+//                 indices walks along rows), reduceInnerLoop (a reduce
+//                 over a flattened nest folds its innermost axis in a loop
+//                 on CPUs),
 //      fuseLoops  (sibling device loops of one count as one loop), simplify,
 //                 deadCode
 //   5. boundsChecks (reads and guards proven in range lose their checks;
@@ -47,6 +49,7 @@ void optimize(ir::Module &module) {
     passes::deadCode(module);
   }
   passes::histOrder(module);
+  passes::reduceInnerLoop(module);
   passes::fuseLoops(module);
   passes::simplify(module);
   passes::deadCode(module);

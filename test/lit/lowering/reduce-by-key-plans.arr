@@ -61,9 +61,13 @@ export (int[[*]], float[[*]]) maxcat(int[[*]] k, float[[*]] v) = reduce_by_key(m
 // CHECK: hist bins
 export double[[*,*]] per_column(int[[*]] ids, double[[*,*]] P, int k) =
   [let (ks, vs) = reduce_by_key((+), 0.0, ids, P[:, j]) in scatter(replicate(k, 0.0), ks, vs) | j <- iota(P.size(1))];
-// Keys that vary by segment: the range over every segment's keys.
+// Keys that vary by segment: the range over every segment's keys (on CPUs
+// a row per segment, ReduceInnerLoop.cpp; on GPUs flat).
 // CHECK-LABEL: export per_column_shifted(
-// CHECK: // reduce_by_key: the keys' range
+// CHECK: // reduce_by_key: the keys' range{{.*}}(innermost axis folded in a loop)
+// CHECK-NEXT: red_{{[0-9]+}}: long, red_{{[0-9]+}}: long = reduce (o_{{[0-9]+}} < n_{{[0-9]+}}) {
+// CHECK: } else {
+// CHECK-NEXT: // reduce_by_key: the keys' range
 // CHECK-NEXT: red_{{[0-9]+}}: long, red_{{[0-9]+}}: long = reduce (i_{{[0-9]+}} < total_{{[0-9]+}}) {
 export double[[*,*]] per_column_shifted(int[[*]] ids, double[[*,*]] P, int k) =
   [let (ks, vs) = reduce_by_key((+), 0.0, [x + j | x <- ids], P[:, j]) in scatter(replicate(k, 0.0), ks, vs) | j <- iota(P.size(1))];
