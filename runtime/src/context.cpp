@@ -882,7 +882,7 @@ Context::Context(const ContextOptions& opt) : impl_(std::make_shared<detail::Con
     const char* inner = getenv_nonempty("ARRC_INNER_LOOPS");
     c.inner_loops_sequential = inner ? inner[0] != '0' : !c.gpu;
     const char* bins = getenv_nonempty("ARRC_GROUP_BY_HIST_BINS");
-    c.group_by_hist_bins = bins ? std::max<int64_t>(0, std::atoll(bins)) : c.gpu ? int64_t(1) << 23 : int64_t(1) << 17;
+    c.group_by_hist_bins = bins ? std::max<int64_t>(0, std::atoll(bins)) : c.gpu ? int64_t(1) << 23 : int64_t(1) << 22;
   }
   c.driver_version = device_str(c.device, CL_DRIVER_VERSION);
   c.device_version = device_str(c.device, CL_DEVICE_VERSION);
