@@ -27,6 +27,8 @@
 //      narrowCounts (counting loops in device code on an int accumulator
 //                 where the trip count allows)
 //      cse        (repeated subexpressions in device code)
+//      selectAccumulate (a filtered fold's step `if c then acc + e else acc`
+//                 as `acc + select(c, e, 0)`: a plain reduction)
 //   7. hoist      (loop-invariant Lets out of device loops), simplify, deadCode
 // Inlining happens during lowering (every internal call is inlined there).
 #include "Passes.h"
@@ -66,6 +68,7 @@ void optimize(ir::Module &module) {
   passes::jamLoops(module);
   passes::narrowCounts(module);
   passes::cse(module);
+  passes::selectAccumulate(module);
   passes::hoist(module);
   passes::simplify(module);
   passes::deadCode(module);

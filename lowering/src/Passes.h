@@ -8,6 +8,7 @@ void simplify(ir::Module &m);     // Simplify.cpp
 bool regularExpand(ir::Module &m); // RegularExpand.cpp (expands of one size for every segment: maps; true if any)
 bool segmentHist(ir::Module &m);  // SegmentHist.cpp (histograms binned by an expand's segment ids: a fold per segment; true if any)
 bool histOrder(ir::Module &m);    // HistOrder.cpp (histograms over two flattened indices walk along rows; true if any)
+bool selectAccumulate(ir::Module &m); // SelectAccumulate.cpp (a filtered fold's step as a select; true if any)
 bool reduceInnerLoop(ir::Module &m); // ReduceInnerLoop.cpp (a reduce over a flattened nest: its innermost axis a loop on CPUs; true if any)
 bool narrowCounts(ir::Module &m); // NarrowCounts.cpp (counting loops in device code on an int accumulator; true if any)
 bool groupSums(ir::Module &m);    // GroupSums.cpp (masked sums per group: histograms; true if any)
