@@ -15,7 +15,7 @@
 //
 // the division goes, what depends on q alone is hoisted out of the loop
 // (Hoist.cpp), and the loop vectorises (PoCL, that sum at n = 300: 58 ms ->
-// 2 ms; C++ 1.3). The rows fold in order and combine in order, so any
+// 1.1 ms; C++ 1.35). The rows fold in order and combine in order, so any
 // associative operator gives what the Reduce gave; each row's fold starts
 // at the neutral element, so it must be an identity. GPUs keep the flat
 // Reduce (a row per work-item would leave most of them idle for short
