@@ -364,14 +364,8 @@ std::string DistEmitter::emitFunction(bool distributedBody, const std::string &w
       flattenAccess(f_.paramTypes[i], names[i], leaves);
       const auto &vars = f_.paramVars.at(i);
       if (vars.size() != leaves.size()) fail("parameter flattens to a different number of variables");
-      // the export's position (spanAt names only the file of the export
-      // being emitted, and this overload is emitted after it)
-      const std::string at = f_.span.valid() && size_t(f_.span.file) < m_.files.size()
-                                 ? m_.files[size_t(f_.span.file)] + ":" + std::to_string(f_.span.begin.line) + ":" +
-                                       std::to_string(f_.span.begin.col)
-                                 : "";
       for (auto &check : componentChecks(f_.paramTypes[i], f_.paramNames.size() > i ? f_.paramNames[i] : names[i],
-                                         at, leaves))
+                                         gen.positionOf(f_.span), leaves))
         c.line(check);
       for (size_t j = 0; j < vars.size(); ++j) c.line(declAs(vars[j]) + " = " + leaves[j] + ";");
     }

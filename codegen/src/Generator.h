@@ -174,7 +174,8 @@ private:
   std::string lastAt_;
   int mainFile_ = -1; // the export's file: statements elsewhere (inlined stdlib) keep the caller's position
   void setAt(const Stmt &s);
-  std::string spanAt(const Span &s) const;
+  std::string positionOf(const Span &s) const; // "file:line:col" ("" for no span)
+  std::string spanAt(const Span &s) const;     // positionOf, for spans in the export's own file
   std::set<int> staged_;             // matrices whose rows the current map kernel staged
   std::set<const Exp *> uncheckedReads_; // checked reads emitted without their check (rangeReads)
   // The loop of a long row that a work-group's lanes share (SoacMapLongRows.cpp):

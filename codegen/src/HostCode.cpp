@@ -458,10 +458,11 @@ void Generator::hostStmt(const Stmt &s) {
 }
 
 // "path:line:col" of a span in the export's file, else "".
-std::string Generator::spanAt(const Span &s) const {
-  if (!s.valid() || s.file != mainFile_ || size_t(s.file) >= m_.files.size()) return "";
+std::string Generator::positionOf(const Span &s) const {
+  if (!s.valid() || size_t(s.file) >= m_.files.size()) return "";
   return m_.files[size_t(s.file)] + ":" + std::to_string(s.begin.line) + ":" + std::to_string(s.begin.col);
 }
+std::string Generator::spanAt(const Span &s) const { return s.file == mainFile_ ? positionOf(s) : ""; }
 
 void Generator::setAt(const Stmt &s) {
   std::string at = spanAt(s.span);

@@ -38,8 +38,6 @@ using namespace ir;
 
 namespace {
 
-bool isVar(const ExpP &e, int v) { return e && e->kind == Exp::Var && e->var == v; }
-
 bool isZero(const ExpP &e) {
   if (!e || e->kind != Exp::Const || e->type.rank != 0) return false;
   return isFloatKind(e->type.elem) ? e->fval == 0.0 : e->ival == 0;

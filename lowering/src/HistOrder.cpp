@@ -22,8 +22,6 @@ using namespace ir;
 
 namespace {
 
-bool isVar(const ExpP &e, int v) { return e && e->kind == Exp::Var && e->var == v; }
-
 // Known >= 0: a shape, a constant, max(x, c >= 0), or a Let of one.
 bool nonNegative(const ExpP &e, const std::map<int, ExpP> &lets, int depth = 0) {
   if (!e || depth > 8) return false;

@@ -164,6 +164,8 @@ ExpP maxL(ExpP a, ExpP b) {
   return callExp("max", {a, b}, ScalarKind::Long);
 }
 
+bool isVar(const ExpP &e, int var) { return e && e->kind == Exp::Var && e->var == var; }
+
 bool isConst(const ExpP &e) { return e && e->kind == Exp::Const; }
 bool constValue(const ExpP &e, int64_t &out) {
   if (!isConst(e) || isFloatKind(e->type.elem)) return false;

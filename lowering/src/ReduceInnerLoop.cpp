@@ -36,8 +36,6 @@ const char *const kReduceRowsPlansNote = "plans by device: the innermost axis as
 
 namespace {
 
-bool isVar(const ExpP &e, int v) { return e && e->kind == Exp::Var && e->var == v; }
-
 // `i OP E` with E a variable: E's variable, else -1.
 int divisorOf(const ExpP &e, int i, BinOp op) {
   if (!e || e->kind != Exp::Binary || e->binop != op || !isVar(e->args[0], i)) return -1;

@@ -37,8 +37,6 @@ using namespace ir;
 
 namespace {
 
-bool isVar(const ExpP &e, int v) { return e && e->kind == Exp::Var && e->var == v; }
-
 // e through Lets (of `lets`) and conversions to integers: the variable it
 // is, or -1; `narrowed` is set where an int conversion was passed.
 int strippedVar(ExpP e, const std::map<int, ExpP> &lets, bool &narrowed) {

@@ -29,8 +29,6 @@ using namespace ir;
 
 namespace {
 
-bool isVar(const ExpP &e, int v) { return e && e->kind == Exp::Var && e->var == v; }
-
 // Whether e reads an array: a read the If guards may be proven in range only
 // under its condition (BoundsChecks), so it must not run for every element.
 bool reads(const ExpP &e) {
@@ -93,8 +91,7 @@ struct SelectAccumulate {
       const int v = m.newVar("sel", scalarT(k));
       std::vector<StmtP> repl = f.thenB.stmts;
       repl.push_back(letStmt(v, selectExp(f.cond, e, id), f.span));
-      ExpP step = t->binop == BinOp::Add ? binaryExp(BinOp::Add, varExp(acc, t->type), varExp(v, t->type))
-                                         : binaryExp(BinOp::Mul, varExp(acc, t->type), varExp(v, t->type));
+      ExpP step = binaryExp(t->binop, varExp(acc, t->type), varExp(v, t->type));
       // the If's result read as `acc OP v` (in the loop's yield, the form
       // codegen splits into independent chains on CPUs)
       const int out = f.outs[0];

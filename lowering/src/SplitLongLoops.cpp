@@ -54,7 +54,6 @@ public:
 private:
   ir::Module &m_;
 
-  static bool isVar(const ExpP &e, int v) { return e && e->kind == Exp::Var && e->var == v; }
   static bool uses(const ExpP &e, int v) {
     if (!e) return false;
     if (isVar(e, v)) return true;

@@ -52,6 +52,7 @@ ExpP toLong(ExpP a);
 StmtP letStmt(int var, ExpP value, const Span &span);
 
 bool isConst(const ExpP &e);
+bool isVar(const ExpP &e, int var); // e is the variable `var`
 bool constValue(const ExpP &e, int64_t &out); // integral/bool constants
 // Structural equality (var ids, constants, operators, checkPos ignored).
 bool sameExp(const ExpP &a, const ExpP &b);
